@@ -1,0 +1,70 @@
+import { Type, type Static } from 'typebox';
+
+export const ServerOverride = Type.Object(
+  {
+    command: Type.Optional(Type.String({ minLength: 1, description: 'Executable to start (absolute, or found on PATH)' })),
+    args: Type.Optional(Type.Array(Type.String(), { description: 'Arguments for the command' })),
+    extensions: Type.Optional(Type.Array(Type.String({ pattern: '^\\.[A-Za-z0-9_+.-]+$' }), { description: 'File extensions, with the dot (".cpp")' })),
+    initializationOptions: Type.Optional(Type.Unknown({ description: 'Sent as initializationOptions in initialize' })),
+    settings: Type.Optional(Type.Unknown({ description: 'Answer to workspace/configuration and sent in didChangeConfiguration' })),
+    instances: Type.Optional(Type.Integer({ minimum: 1, maximum: 8, description: 'Server processes for this language (default 1)' })),
+    installHint: Type.Optional(Type.String({ description: 'How to install the server, shown in 503 answers' })),
+    enabled: Type.Optional(Type.Boolean({ description: 'false turns the language off' })),
+  },
+  { additionalProperties: false },
+);
+export type ServerOverride = Static<typeof ServerOverride>;
+
+export const PlumbConfig = Type.Object(
+  {
+    host: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Address to listen on' }),
+    port: Type.Integer({ minimum: 0, maximum: 65535, default: 7077, description: 'TCP port' }),
+    logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
+    cacheDir: Type.Optional(Type.String({ minLength: 1, description: 'Where plumb keeps its index and synthesized compile databases (default: $XDG_CACHE_HOME/plumb)' })),
+    token: Type.Optional(Type.String({ minLength: 16, description: 'Bearer token required on every route but /health' })),
+    allowUnprotected: Type.Boolean({ default: false, description: 'Allow a non-loopback host without a token' }),
+    languages: Type.Record(Type.String({ pattern: '^[a-z][a-z0-9_+-]*$' }), ServerOverride, {
+      default: {},
+      description: 'Per-language server overrides, keyed by language id (cpp, typescript, python, go, or a new one)',
+    }),
+    lsp: Type.Object(
+      {
+        requestTimeoutMs: Type.Integer({ minimum: 100, maximum: 600000, default: 30000 }),
+        startTimeoutMs: Type.Integer({ minimum: 1000, maximum: 600000, default: 60000 }),
+        maxInFlight: Type.Integer({ minimum: 1, maximum: 256, default: 16, description: 'Requests in flight per server process' }),
+        maxOpenDocuments: Type.Integer({ minimum: 1, maximum: 10000, default: 64, description: 'Documents kept open per server, least recently used closed first' }),
+        maxRestarts: Type.Integer({ minimum: 0, maximum: 1000, default: 5, description: 'Restarts within restartWindowMs before a server is left crashed' }),
+        restartWindowMs: Type.Integer({ minimum: 1000, default: 300000 }),
+      },
+      { default: {}, additionalProperties: false },
+    ),
+    hover: Type.Object(
+      {
+        maxSymbols: Type.Integer({ minimum: 0, maximum: 10000, default: 100, description: '/children skips hover past this many symbols' }),
+        concurrency: Type.Integer({ minimum: 1, maximum: 64, default: 8 }),
+      },
+      { default: {}, additionalProperties: false },
+    ),
+    compileDatabase: Type.Object(
+      {
+        directory: Type.Optional(Type.String({ minLength: 1, description: 'Directory holding compile_commands.json (relative to ROOT or absolute)' })),
+        standard: Type.String({ pattern: '^(c|gnu)\\+\\+[0-9a-z]+$', default: 'c++17', description: 'C++ standard for a synthesized database' }),
+        cStandard: Type.String({ pattern: '^(c|gnu)[0-9a-z]+$', default: 'c11' }),
+        defines: Type.Array(Type.String({ minLength: 1 }), { default: [], description: 'Defines (NAME or NAME=VALUE) for a synthesized database' }),
+      },
+      { default: {}, additionalProperties: false },
+    ),
+    index: Type.Object(
+      {
+        include: Type.Array(Type.String(), { default: [], description: 'Glob patterns; when set, only matching files are indexed' }),
+        exclude: Type.Array(Type.String(), { default: [], description: 'Glob patterns excluded on top of .gitignore and the defaults' }),
+        extraRoots: Type.Array(Type.String({ minLength: 1 }), { default: [], description: 'Engine or library trees indexed as external' }),
+        workers: Type.Optional(Type.Integer({ minimum: 1, maximum: 64, description: 'Parser worker threads (default: cores)' })),
+        watch: Type.Boolean({ default: true, description: 'Re-index files changed on disk' }),
+      },
+      { default: {}, additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type PlumbConfig = Static<typeof PlumbConfig>;

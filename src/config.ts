@@ -1,0 +1,110 @@
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Value } from 'typebox/value';
+import { PlumbConfig } from '../schemas/config.js';
+
+export type { PlumbConfig } from '../schemas/config.js';
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Environment variables that override the config file, and the field each sets. */
+export const ENV_OVERRIDES: Record<string, { field: string; parse: (raw: string) => unknown }> = {
+  PLUMB_HOST: { field: 'host', parse: (raw) => raw },
+  PLUMB_PORT: { field: 'port', parse: (raw) => (/^\d+$/.test(raw) ? Number(raw) : raw) },
+  PLUMB_LOG_LEVEL: { field: 'logLevel', parse: (raw) => raw },
+  PLUMB_CACHE_DIR: { field: 'cacheDir', parse: (raw) => raw },
+  PLUMB_TOKEN: { field: 'token', parse: (raw) => raw },
+  PLUMB_ALLOW_UNPROTECTED: { field: 'allowUnprotected', parse: (raw) => raw === '1' || raw === 'true' },
+};
+
+export interface LoadConfigOptions {
+  root: string;
+  /** --config; otherwise ROOT/plumb.json when it exists. */
+  configPath?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Values from command-line flags: they win over the file and the environment. */
+  overrides?: Partial<Record<'host' | 'port' | 'logLevel' | 'cacheDir', unknown>>;
+}
+
+/**
+ * Reads plumb.json (or --config), applies environment and flag overrides, fills defaults and
+ * validates against the schema. A bad config throws ConfigError naming the field and what is allowed.
+ */
+export function loadConfig(options: LoadConfigOptions): PlumbConfig {
+  const env = options.env ?? process.env;
+  const file = options.configPath ? path.resolve(options.configPath) : path.join(options.root, 'plumb.json');
+  let raw: Record<string, unknown> = {};
+  if (options.configPath || existsSync(file)) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      throw new ConfigError(`Config file '${file}' cannot be read`);
+    }
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      throw new ConfigError(`Config file '${file}' is not valid JSON: ${(error as Error).message}`);
+    }
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`Config file '${file}' must hold a JSON object`);
+  }
+  for (const [name, { field, parse }] of Object.entries(ENV_OVERRIDES)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') raw[field] = parse(value);
+  }
+  for (const [field, value] of Object.entries(options.overrides ?? {})) {
+    if (value !== undefined) raw[field] = value;
+  }
+  return validateConfig(raw, file);
+}
+
+export function validateConfig(raw: unknown, source = 'config'): PlumbConfig {
+  const withDefaults = Value.Default(PlumbConfig, Value.Clone(raw));
+  if (Value.Check(PlumbConfig, withDefaults)) return withDefaults;
+  const problems = [...Value.Errors(PlumbConfig, withDefaults)]
+    // The additionalProperties error says which key; its 'schema is false' twin adds nothing.
+    .filter((error) => error.keyword !== 'boolean')
+    .slice(0, 5)
+    .map((error) => describeConfigError(error));
+  throw new ConfigError(`Invalid ${source}:\n  ${problems.join('\n  ')}`);
+}
+
+interface SchemaError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message: string;
+}
+
+function describeConfigError(error: SchemaError): string {
+  const field = error.instancePath.replace(/^\//, '').split('/').join('.') || '(top level)';
+  if (error.keyword === 'additionalProperties') {
+    const extra = (error.params.additionalProperties as string[] | undefined) ?? [];
+    return `${field}: unknown field${extra.length > 1 ? 's' : ''} ${extra.map((k) => `'${k}'`).join(', ')}`;
+  }
+  if (error.keyword === 'enum' || error.keyword === 'anyOf' || error.keyword === 'const') {
+    return `${field}: ${error.message}${allowedValues(field)}`;
+  }
+  return `${field}: ${error.message}`;
+}
+
+function allowedValues(field: string): string {
+  return field === 'logLevel' ? ' (allowed: fatal, error, warn, info, debug, trace, silent)' : '';
+}
+
+/** plumb's cache directory: config, else $XDG_CACHE_HOME/plumb, else ~/.cache/plumb. */
+export function cacheDirectory(config: PlumbConfig, env: NodeJS.ProcessEnv = process.env): string {
+  if (config.cacheDir) return path.resolve(config.cacheDir);
+  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
+  return path.join(base, 'plumb');
+}
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}

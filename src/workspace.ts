@@ -1,0 +1,64 @@
+import { realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import { PlumbError, invalidParameter } from './errors.js';
+
+export interface WorkspaceFile {
+  /** Absolute real path on disk. */
+  absolute: string;
+  /** Path relative to the workspace root, with `/`. */
+  relative: string;
+}
+
+/** The workspace root and the one gate every request path goes through. */
+export class Workspace {
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = realpathSync(path.resolve(root));
+  }
+
+  /** Relative `/`-separated path of an absolute path inside the root (no check). */
+  relative(absolute: string): string {
+    return path.relative(this.root, absolute).split(path.sep).join('/');
+  }
+
+  contains(absolute: string): boolean {
+    const rel = path.relative(this.root, absolute);
+    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  }
+
+  uriOf(absolute: string): string {
+    return pathToFileURL(absolute).href;
+  }
+
+  /** Absolute path of a file: URI, or undefined when it is not a file URI. */
+  pathOfUri(uri: string): string | undefined {
+    return uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
+  }
+
+  /**
+   * Resolves a request's file parameter (root-relative or absolute inside the root) to an
+   * existing regular file. `..` and symlinks are resolved before the containment check, so
+   * nothing outside the root is ever read.
+   */
+  resolveFile(parameter: string, value: string | undefined): WorkspaceFile {
+    if (value === undefined || value.trim() === '') throw invalidParameter(parameter, 'is required: a path relative to the workspace root or an absolute path inside it');
+    if (value.includes('\0')) throw invalidParameter(parameter, 'must not contain NUL characters');
+    const candidate = path.resolve(this.root, value);
+    if (!this.contains(candidate)) throw outside(parameter, value);
+    let real: string;
+    try {
+      real = realpathSync(candidate);
+    } catch {
+      throw new PlumbError('file_not_found', `File '${value}' not found in the workspace (parameter '${parameter}')`, { details: { parameter } });
+    }
+    if (!this.contains(real)) throw outside(parameter, value);
+    if (!statSync(real).isFile()) throw invalidParameter(parameter, `must name a file, and '${value}' is a directory`);
+    return { absolute: real, relative: this.relative(real) };
+  }
+}
+
+function outside(parameter: string, value: string): PlumbError {
+  return new PlumbError('path_outside_root', `Parameter '${parameter}': path '${value}' is outside the workspace root`, { details: { parameter } });
+}
