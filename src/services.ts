@@ -1,6 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { PlumbConfig } from './config.js';
 import type { Workspace } from './workspace.js';
+import type { LspPool } from './lsp/pool.js';
+import type { Static } from 'typebox';
+import type { IndexStatus } from '../schemas/status.js';
 
 /**
  * What the use cases need, built once by app.ts and handed to routes (app.plumb) and MCP tools.
@@ -11,4 +14,8 @@ export interface Services {
   workspace: Workspace;
   cacheDir: string;
   logger: FastifyBaseLogger;
+  lsp: LspPool;
+  startedAt: number;
+  /** The symbol index (src/index/); absent until it is wired in. */
+  index?: { status(): Static<typeof IndexStatus> };
 }

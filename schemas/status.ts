@@ -1,0 +1,48 @@
+import { Type, type Static } from 'typebox';
+
+export const ServerState = Type.Union(
+  ['stopped', 'starting', 'indexing', 'ready', 'crashed'].map((s) => Type.Literal(s)),
+  { description: 'stopped (not started yet: servers start on first need), starting, indexing, ready, crashed' },
+);
+
+export const ServerStatus = Type.Object({
+  language: Type.String({ description: 'Language id (cpp, typescript, python, go, ...)' }),
+  command: Type.String({ description: 'The server command line' }),
+  pid: Type.Union([Type.Integer(), Type.Null()]),
+  state: ServerState,
+  progress: Type.Union([
+    Type.Object({ percent: Type.Optional(Type.Number()), message: Type.Optional(Type.String()), title: Type.Optional(Type.String()) }),
+    Type.Null(),
+  ], { description: 'Work-done progress the server reported ($/progress), when it is working' }),
+  restarts: Type.Integer({ description: 'Restarts after crashes' }),
+  uptimeMs: Type.Union([Type.Integer(), Type.Null()]),
+  instance: Type.Optional(Type.Integer({ description: 'Instance number when a language runs several servers' })),
+  compileDatabase: Type.Optional(Type.Object({
+    path: Type.String({ description: 'compile_commands.json clangd uses' }),
+    synthesized: Type.Boolean({ description: 'true when plumb wrote it because the workspace has none' }),
+    rewritten: Type.Optional(Type.Boolean({ description: 'true when the workspace\'s database was copied with absolute paths' })),
+    source: Type.Optional(Type.String({ description: 'The workspace\'s own database, when there is one' })),
+  })),
+  lastError: Type.Optional(Type.String()),
+});
+export type ServerStatus = Static<typeof ServerStatus>;
+
+export const IndexStatus = Type.Object({
+  state: Type.Union([Type.Literal('building'), Type.Literal('ready')]),
+  filesIndexed: Type.Integer(),
+  filesTotal: Type.Integer(),
+  symbols: Type.Integer(),
+});
+
+export const StatusResponse = Type.Object({
+  ready: Type.Boolean({ description: 'true once the index is built' }),
+  root: Type.String({ description: 'The workspace root' }),
+  version: Type.String(),
+  uptimeMs: Type.Integer(),
+  index: IndexStatus,
+  servers: Type.Array(ServerStatus),
+});
+export type StatusResponse = Static<typeof StatusResponse>;
+
+export const HealthResponse = Type.Object({ status: Type.Literal('ok'), uptimeMs: Type.Integer() });
+export type HealthResponse = Static<typeof HealthResponse>;

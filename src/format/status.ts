@@ -1,0 +1,30 @@
+import type { StatusResponse } from '../../schemas/status.js';
+import { markdownTable } from './markdown.js';
+
+export function statusMarkdown(status: StatusResponse): string {
+  const { index } = status;
+  const lines = [
+    `# plumb ${status.version} — ${status.ready ? 'ready' : 'building the index'}`,
+    '',
+    `Root: \`${status.root}\``,
+    `Index: ${index.state}, ${index.filesIndexed}/${index.filesTotal} files, ${index.symbols} symbols`,
+    '',
+    markdownTable(
+      ['Language', 'State', 'Progress', 'PID', 'Restarts', 'Command'],
+      status.servers.map((s) => [
+        s.language,
+        s.state,
+        s.progress ? `${s.progress.percent !== undefined ? `${Math.round(s.progress.percent)}% ` : ''}${s.progress.message ?? s.progress.title ?? ''}`.trim() : '',
+        s.pid === null ? '' : String(s.pid),
+        String(s.restarts),
+        s.command,
+      ]),
+    ),
+  ];
+  for (const server of status.servers) {
+    if (server.compileDatabase) {
+      lines.push('', `compile_commands.json for ${server.language}: \`${server.compileDatabase.path}\`${server.compileDatabase.synthesized ? ' (synthesized by plumb)' : ''}`);
+    }
+  }
+  return lines.join('\n') + '\n';
+}

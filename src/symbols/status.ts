@@ -1,0 +1,19 @@
+import type { Services } from '../services.js';
+import type { HealthResponse, StatusResponse } from '../../schemas/status.js';
+import { VERSION } from '../version.js';
+
+export function readStatus(services: Services): StatusResponse {
+  const index = services.index?.status() ?? { state: 'ready' as const, filesIndexed: 0, filesTotal: 0, symbols: 0 };
+  return {
+    ready: index.state === 'ready',
+    root: services.workspace.root,
+    version: VERSION,
+    uptimeMs: Date.now() - services.startedAt,
+    index,
+    servers: services.lsp.status(),
+  };
+}
+
+export function readHealth(services: Services): HealthResponse {
+  return { status: 'ok', uptimeMs: Date.now() - services.startedAt };
+}
