@@ -14,7 +14,7 @@ export const Range = Type.Object(
 );
 export type Range = Static<typeof Range>;
 
-export const SymbolKindSchema = Type.Union(SYMBOL_KINDS.map((kind) => Type.Literal(kind)), {
+export const SymbolKindSchema = Type.Enum(SYMBOL_KINDS, {
   description: 'Normalized symbol kind',
 });
 
@@ -30,7 +30,7 @@ export const ErrorResponse = Type.Object(
 export type ErrorResponse = Static<typeof ErrorResponse>;
 
 export const FormatParam = Type.Optional(
-  Type.Union([Type.Literal('json'), Type.Literal('markdown')], {
+  Type.Enum(['json', 'markdown'], {
     description: 'json (default) or markdown, a compact rendering for a model\'s context window. `Accept: text/markdown` does the same.',
   }),
 );

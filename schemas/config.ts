@@ -19,7 +19,7 @@ export const PlumbConfig = Type.Object(
   {
     host: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Address to listen on' }),
     port: Type.Integer({ minimum: 0, maximum: 65535, default: 7077, description: 'TCP port' }),
-    logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
+    logLevel: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info', description: 'Log level' }),
     cacheDir: Type.Optional(Type.String({ minLength: 1, description: 'Where plumb keeps its index and synthesized compile databases (default: $XDG_CACHE_HOME/plumb)' })),
     token: Type.Optional(Type.String({ minLength: 16, description: 'Bearer token required on every route but /health' })),
     allowUnprotected: Type.Boolean({ default: false, description: 'Allow a non-loopback host without a token' }),

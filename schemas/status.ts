@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 
-export const ServerState = Type.Union(
-  ['stopped', 'starting', 'indexing', 'ready', 'crashed'].map((s) => Type.Literal(s)),
+export const ServerState = Type.Enum(
+  ['stopped', 'starting', 'indexing', 'ready', 'crashed'],
   { description: 'stopped (not started yet: servers start on first need), starting, indexing, ready, crashed' },
 );
 
@@ -28,7 +28,7 @@ export const ServerStatus = Type.Object({
 export type ServerStatus = Static<typeof ServerStatus>;
 
 export const IndexStatus = Type.Object({
-  state: Type.Union([Type.Literal('building'), Type.Literal('ready')]),
+  state: Type.Enum(['building', 'ready']),
   filesIndexed: Type.Integer(),
   filesTotal: Type.Integer(),
   symbols: Type.Integer(),

@@ -88,14 +88,10 @@ function describeConfigError(error: SchemaError): string {
     const extra = (error.params.additionalProperties as string[] | undefined) ?? [];
     return `${field}: unknown field${extra.length > 1 ? 's' : ''} ${extra.map((k) => `'${k}'`).join(', ')}`;
   }
-  if (error.keyword === 'enum' || error.keyword === 'anyOf' || error.keyword === 'const') {
-    return `${field}: ${error.message}${allowedValues(field)}`;
+  if (error.keyword === 'enum' && Array.isArray(error.params.allowedValues)) {
+    return `${field}: must be one of ${error.params.allowedValues.join(', ')}`;
   }
   return `${field}: ${error.message}`;
-}
-
-function allowedValues(field: string): string {
-  return field === 'logLevel' ? ' (allowed: fatal, error, warn, info, debug, trace, silent)' : '';
 }
 
 /** plumb's cache directory: config, else $XDG_CACHE_HOME/plumb, else ~/.cache/plumb. */

@@ -24,6 +24,7 @@ export function describeValidation(issues: ValidationIssue[], context: string | 
     .filter((i) => (i.instancePath ?? '') === (issue.instancePath ?? '') && i.keyword === 'const')
     .map((i) => i.params?.allowedValue)
     .filter((v) => v !== undefined);
+  if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues)) return `${where} '${name}' must be one of: ${issue.params.allowedValues.join(', ')}`;
   if (allowed.length > 0) return `${where} '${name}' must be one of: ${allowed.join(', ')}`;
   if (issue.keyword === 'maximum') return `${where} '${name}' must be at most ${String(issue.params?.limit ?? issue.params?.maximum)}`;
   if (issue.keyword === 'minimum') return `${where} '${name}' must be at least ${String(issue.params?.limit ?? issue.params?.minimum)}`;

@@ -1,0 +1,53 @@
+import { Type, type Static } from 'typebox';
+import { FileParam, FormatParam, Range, SymbolKindSchema } from './common.js';
+
+export const ChildrenQuery = Type.Object({
+  file: FileParam,
+  line: Type.Integer({ minimum: 1, description: '1-based line of a position inside the symbol' }),
+  column: Type.Integer({ minimum: 1, description: '1-based column (UTF-16 code units)' }),
+  depth: Type.Optional(Type.Enum(['1', '2', '3', 'all'], {
+    description: 'Levels of descendants: 1 (direct children, default), 2, 3 or all',
+  })),
+  include_hover: Type.Optional(Type.Boolean({ description: 'Add each child\'s hover text (type, signature, docs) from the language server' })),
+  format: FormatParam,
+});
+export type ChildrenQuery = Static<typeof ChildrenQuery>;
+
+export const ChildSymbol = Type.Object({
+  name: Type.String(),
+  kind: SymbolKindSchema,
+  detail: Type.Union([Type.String(), Type.Null()]),
+  line: Type.Integer(),
+  column: Type.Integer(),
+  range: Range,
+  selectionRange: Range,
+  parent: Type.String({ description: 'Name of the parent symbol' }),
+  depth: Type.Integer({ description: '1 = direct child of the symbol' }),
+  hover: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Hover text, when include_hover=true and not skipped' })),
+});
+export type ChildSymbol = Static<typeof ChildSymbol>;
+
+export const ChildrenResponse = Type.Object({
+  file: Type.String(),
+  language: Type.String(),
+  source: Type.Literal('lsp'),
+  symbol: Type.Object({
+    name: Type.String(),
+    kind: SymbolKindSchema,
+    detail: Type.Union([Type.String(), Type.Null()]),
+    line: Type.Integer(),
+    column: Type.Integer(),
+    range: Range,
+    selectionRange: Range,
+    hover: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  }, { description: 'The symbol at the position' }),
+  depth: Type.Union([Type.Integer(), Type.Literal('all')]),
+  results: Type.Array(ChildSymbol, { description: 'Descendants in document order, flat' }),
+  hover: Type.Object({
+    requested: Type.Boolean(),
+    skipped: Type.Boolean({ description: 'true when there were more children than hover.maxSymbols and hover was not fetched' }),
+    reason: Type.Optional(Type.String()),
+  }),
+  elapsedMs: Type.Number(),
+});
+export type ChildrenResponse = Static<typeof ChildrenResponse>;

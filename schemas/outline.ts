@@ -1,0 +1,58 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { FileParam, FormatParam, Range, SymbolKindSchema } from './common.js';
+
+export const OutlineQuery = Type.Object({
+  file: FileParam,
+  display_code_for: Type.Optional(Type.String({
+    description: 'Comma-separated symbol names or paths (`User`, `User.save`, `ns::Widget::draw`); every match carries its source in symbolContent',
+  })),
+  depth: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Levels of nesting to return (1 = top level only); all levels when absent' })),
+  format: FormatParam,
+});
+export type OutlineQuery = Static<typeof OutlineQuery>;
+
+export interface OutlineNode {
+  name: string;
+  kind: Static<typeof SymbolKindSchema>;
+  detail: string | null;
+  line: number;
+  column: number;
+  range: Range;
+  selectionRange: Range;
+  symbolContent?: string;
+  children: OutlineNode[];
+}
+
+// A recursive node: typebox's Cyclic would also do, but fast-json-stringify handles $ref by id most simply.
+const outlineNodeFields = (children: TSchema) => ({
+  name: Type.String(),
+  kind: SymbolKindSchema,
+  detail: Type.Union([Type.String(), Type.Null()], { description: 'What the server adds after the name: a signature, a type' }),
+  line: Type.Integer({ description: 'Line of the name (selectionRange.start)' }),
+  column: Type.Integer(),
+  range: Range,
+  selectionRange: Range,
+  symbolContent: Type.Optional(Type.String({ description: 'Source of the symbol, when named in display_code_for' })),
+  children,
+});
+
+export const OutlineNodeSchema = Type.Object(outlineNodeFields(Type.Array(Type.Ref('OutlineNode'))), { $id: 'OutlineNode' });
+
+export const OutlineResponse = Type.Object({
+  file: Type.String({ description: 'Path relative to the workspace root' }),
+  language: Type.String(),
+  source: Type.Literal('lsp'),
+  results: Type.Array(Type.Ref('OutlineNode')),
+  displayCodeFor: Type.Optional(Type.Array(Type.Object({ query: Type.String(), matches: Type.Integer() }), {
+    description: 'How many symbols each display_code_for name matched',
+  })),
+  elapsedMs: Type.Number(),
+});
+export type OutlineResponse = {
+  file: string;
+  language: string;
+  source: 'lsp';
+  results: OutlineNode[];
+  displayCodeFor?: { query: string; matches: number }[];
+  elapsedMs: number;
+};

@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ConfigError, isLoopback, loadConfig, type PlumbConfig } from './config.js';
+import { VERSION } from './version.js';
+
+const MAIN_HELP = `plumb ${VERSION} — solution-wide code navigation over HTTP and MCP
+
+Usage:
+  plumb serve [ROOT] [options]   Serve the workspace at ROOT (default: the current directory)
+  plumb --help                   This text; 'plumb serve --help' lists the serve options
+  plumb --version                The version
+
+Configuration: ROOT/plumb.json (or --config FILE), then environment variables
+(PLUMB_HOST, PLUMB_PORT, PLUMB_LOG_LEVEL, PLUMB_CACHE_DIR, PLUMB_TOKEN, PLUMB_ALLOW_UNPROTECTED),
+then command-line flags, each overriding the one before.
+`;
+
+const SERVE_HELP = `Usage: plumb serve [ROOT] [options]
+
+Serves the workspace at ROOT (default: the current directory) over HTTP: the REST
+endpoints (/outline, /children, /status, ...) and the OpenAPI description at /openapi.json.
+
+Options:
+  --host HOST         Address to listen on (default 127.0.0.1)
+  --port PORT         TCP port (default 7077; 0 picks a free one)
+  --config FILE       Config file (default ROOT/plumb.json when it exists)
+  --log-level LEVEL   fatal, error, warn, info (default), debug, trace or silent
+  --cache-dir DIR     Where plumb keeps its index and compile databases
+                      (default $XDG_CACHE_HOME/plumb or ~/.cache/plumb)
+  --allow-unprotected Listen on a non-loopback address without a token
+  -h, --help          This text
+`;
+
+const SERVE_OPTIONS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  config: { type: 'string' },
+  'log-level': { type: 'string' },
+  'cache-dir': { type: 'string' },
+  'allow-unprotected': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} satisfies ParseArgsConfig['options'];
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(MAIN_HELP);
+    return command === undefined ? 2 : 0;
+  }
+  if (command === '--version' || command === '-v') {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  try {
+    if (command === 'serve') return await serve(rest);
+    throw new UsageError(`unknown command '${command}'; see 'plumb --help'`);
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof UsageError) {
+      process.stderr.write(`plumb: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+interface CommonArgs {
+  root: string;
+  config: PlumbConfig;
+  values: Record<string, string | boolean | undefined>;
+}
+
+function parseCommon(args: string[], help: string): CommonArgs | undefined {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: SERVE_OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${help}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(help);
+    return undefined;
+  }
+  if (positionals.length > 1) throw new UsageError(`expected at most one ROOT, got ${positionals.length}: ${positionals.join(' ')}`);
+  const root = path.resolve(positionals[0] ?? '.');
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw new UsageError(`ROOT '${root}' is not a directory`);
+  if (values.port !== undefined && !/^\d+$/.test(values.port)) throw new UsageError(`--port must be a number from 0 to 65535, got '${values.port}'`);
+  const config = loadConfig({
+    root,
+    configPath: values.config,
+    overrides: {
+      host: values.host,
+      port: values.port === undefined ? undefined : Number(values.port),
+      logLevel: values['log-level'],
+      cacheDir: values['cache-dir'],
+      ...(values['allow-unprotected'] ? { allowUnprotected: true } : {}),
+    },
+  });
+  return { root, config, values };
+}
+
+async function serve(args: string[]): Promise<number> {
+  const common = parseCommon(args, SERVE_HELP);
+  if (!common) return 0;
+  const { root, config } = common;
+  if (!isLoopback(config.host) && !config.token && !config.allowUnprotected) {
+    throw new UsageError(`refusing to listen on ${config.host} without a token: set PLUMB_TOKEN (or "token" in plumb.json), or pass --allow-unprotected to serve anyone who can reach this address`);
+  }
+  const { buildApp } = await import('./app.js');
+  const app = await buildApp({ root, config });
+  let closing = false;
+  const stop = (signal: string): void => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    app.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  await app.listen({ host: config.host, port: config.port });
+  app.log.info(`plumb serving ${root}; API description at /openapi.json`);
+  return -1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    // -1: a server is running and ends on a signal.
+    if (code >= 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`plumb: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,61 @@
+import type { OutlineNode, OutlineResponse } from '../../schemas/outline.js';
+import type { ChildrenResponse } from '../../schemas/children.js';
+import type { Range } from '../../schemas/common.js';
+import { displayKind } from '../kinds.js';
+import { fenced, markdownTable } from './markdown.js';
+
+/** The seed's nested list: `- **User** (`Class`)`, children indented, fenced code under requested symbols. */
+export function outlineMarkdown(outline: OutlineResponse): string {
+  const lines = [`# Outline of ${outline.file}`, ''];
+  const fence = fenceLanguage(outline.language);
+  const visit = (node: OutlineNode, indent: string): void => {
+    const detail = node.detail ? ` — ${node.detail.replace(/\s+/g, ' ')}` : '';
+    lines.push(`${indent}- **${node.name}** (\`${displayKind(node.kind)}\`) L${node.line}${detail}`);
+    if (node.symbolContent !== undefined) {
+      for (const codeLine of fenced(node.symbolContent, fence).split('\n')) lines.push(`${indent}  ${codeLine}`);
+    }
+    for (const child of node.children) visit(child, `${indent}  `);
+  };
+  outline.results.forEach((node) => visit(node, ''));
+  if (outline.results.length === 0) lines.push('_No symbols._');
+  for (const request of outline.displayCodeFor ?? []) {
+    if (request.matches === 0) lines.push('', `_No symbol matched \`${request.query}\` in display_code_for._`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function formatRange(range: Range): string {
+  return `${range.start.line}:${range.start.column}-${range.end.line}:${range.end.column}`;
+}
+
+/** The seed's table: NAME | KIND | RANGE | SELECTION | PARENT | HOVER_INFO. */
+export function childrenMarkdown(answer: ChildrenResponse): string {
+  const { symbol } = answer;
+  const lines = [
+    `# Children of ${symbol.name} (\`${displayKind(symbol.kind)}\`) in ${answer.file}:${symbol.line} — depth ${answer.depth}, ${answer.results.length} symbol${answer.results.length === 1 ? '' : 's'}`,
+    '',
+  ];
+  if (answer.hover.skipped) lines.push(`_Hover skipped: ${answer.hover.reason}_`, '');
+  lines.push(markdownTable(
+    ['NAME', 'KIND', 'RANGE', 'SELECTION', 'PARENT', 'HOVER_INFO'],
+    answer.results.map((child) => [
+      `${'  '.repeat(child.depth - 1)}${child.name}`,
+      displayKind(child.kind),
+      formatRange(child.range),
+      formatRange(child.selectionRange),
+      child.parent,
+      child.hover ? hoverSummary(child.hover) : '',
+    ]),
+  ));
+  return lines.join('\n') + '\n';
+}
+
+/** Hover text flattened to one table cell: code fences dropped, whitespace collapsed. */
+function hoverSummary(hover: string): string {
+  return hover.replace(/```[a-z]*\n?/g, '').replace(/\s+/g, ' ').trim().slice(0, 300);
+}
+
+const FENCES: Record<string, string> = { cpp: 'cpp', c: 'c', typescript: 'typescript', javascript: 'javascript', python: 'python', go: 'go', java: 'java', csharp: 'csharp', rust: 'rust' };
+export function fenceLanguage(language: string): string {
+  return FENCES[language] ?? '';
+}

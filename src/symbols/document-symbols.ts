@@ -1,0 +1,110 @@
+import { readFile } from 'node:fs/promises';
+import { DocumentSymbolRequest, type DocumentSymbol, type SymbolInformation } from 'vscode-languageserver-protocol';
+import { invalidParameter } from '../errors.js';
+import { kindFromLsp, type NormalizedKind } from '../kinds.js';
+import { fromLspRange } from '../lsp/convert.js';
+import type { Services } from '../services.js';
+import type { WorkspaceFile } from '../workspace.js';
+import type { Position, Range } from '../../schemas/common.js';
+
+/** A document symbol in plumb's terms: 1-based ranges, normalized kind. */
+export interface SymbolNode {
+  name: string;
+  kind: NormalizedKind;
+  detail: string | null;
+  range: Range;
+  selectionRange: Range;
+  children: SymbolNode[];
+}
+
+export interface FileSymbols {
+  language: string;
+  nodes: SymbolNode[];
+}
+
+/** textDocument/documentSymbol for a workspace file, as a tree (flat SymbolInformation answers are nested by containment). */
+export async function loadDocumentSymbols(services: Services, file: WorkspaceFile, signal?: AbortSignal): Promise<FileSymbols> {
+  const language = services.lsp.languageFor(file);
+  const answer = await services.lsp.request(file, DocumentSymbolRequest.type, { textDocument: { uri: services.workspace.uriOf(file.absolute) } }, { signal });
+  return { language: language.id, nodes: toTree(answer ?? []) };
+}
+
+function toTree(answer: DocumentSymbol[] | SymbolInformation[]): SymbolNode[] {
+  if (answer.length === 0) return [];
+  if ('selectionRange' in answer[0]) return sortNodes((answer as DocumentSymbol[]).map(fromDocumentSymbol));
+  return nestByContainment((answer as SymbolInformation[]).map((info) => ({
+    name: info.name,
+    kind: kindFromLsp(info.kind),
+    detail: info.containerName ?? null,
+    range: fromLspRange(info.location.range),
+    selectionRange: fromLspRange(info.location.range),
+    children: [],
+  })));
+}
+
+function fromDocumentSymbol(symbol: DocumentSymbol): SymbolNode {
+  return {
+    name: symbol.name,
+    kind: kindFromLsp(symbol.kind),
+    detail: symbol.detail ? symbol.detail : null,
+    range: fromLspRange(symbol.range),
+    selectionRange: fromLspRange(symbol.selectionRange),
+    children: sortNodes((symbol.children ?? []).map(fromDocumentSymbol)),
+  };
+}
+
+/** Document order: servers do not all promise it. */
+function sortNodes(nodes: SymbolNode[]): SymbolNode[] {
+  return nodes.sort((a, b) => comparePositions(a.range.start, b.range.start) || comparePositions(a.selectionRange.start, b.selectionRange.start));
+}
+
+function nestByContainment(flat: SymbolNode[]): SymbolNode[] {
+  const sorted = sortNodes(flat);
+  const roots: SymbolNode[] = [];
+  const stack: SymbolNode[] = [];
+  for (const node of sorted) {
+    while (stack.length > 0 && !rangeContains(stack[stack.length - 1].range, node.range)) stack.pop();
+    (stack.length > 0 ? stack[stack.length - 1].children : roots).push(node);
+    stack.push(node);
+  }
+  return roots;
+}
+
+export function comparePositions(a: Position, b: Position): number {
+  return a.line - b.line || a.column - b.column;
+}
+
+export function rangeContains(outer: Range, inner: Range): boolean {
+  return comparePositions(outer.start, inner.start) <= 0 && comparePositions(inner.end, outer.end) <= 0;
+}
+
+/** Inclusive of the end, unlike convert.rangeContains: a cursor just after a name still points at it. */
+export function rangeHolds(range: Range, position: Position): boolean {
+  return comparePositions(range.start, position) <= 0 && comparePositions(position, range.end) <= 0;
+}
+
+export function rangeSize(range: Range): number {
+  return (range.end.line - range.start.line) * 1_000_000 + (range.end.column - range.start.column);
+}
+
+/** The file's text split in lines (\n, \r\n). */
+export async function readLines(file: WorkspaceFile): Promise<string[]> {
+  return (await readFile(file.absolute, 'utf8')).split(/\r?\n/);
+}
+
+/** 400 unless line/column lie in the file; columns count UTF-16 code units, the end of a line included. */
+export function checkPosition(lines: string[], position: Position): void {
+  if (position.line > lines.length) throw invalidParameter('line', `must be between 1 and ${lines.length} (the file has ${lines.length} lines), got ${position.line}`);
+  const width = lines[position.line - 1].length + 1;
+  if (position.column > width) throw invalidParameter('column', `must be between 1 and ${width} on line ${position.line}, got ${position.column}`);
+}
+
+/** Source text of a range (1-based, end exclusive). */
+export function sliceRange(lines: string[], range: Range): string {
+  const { start, end } = range;
+  if (start.line === end.line) return lines[start.line - 1]?.slice(start.column - 1, end.column - 1) ?? '';
+  const parts = [lines[start.line - 1]?.slice(start.column - 1) ?? ''];
+  for (let line = start.line + 1; line < end.line; line++) parts.push(lines[line - 1] ?? '');
+  parts.push(lines[end.line - 1]?.slice(0, end.column - 1) ?? '');
+  return parts.join('\n');
+}
