@@ -1,0 +1,169 @@
+/**
+ * The generic part of extraction: walks a tree with a language module's rules and turns its
+ * drafts into ExtractedSymbols (containers, ranges, signature, doc).
+ */
+import type { Node, Tree } from 'web-tree-sitter';
+import type { ExtractedSymbol, LanguageId } from '../index/types.js';
+import type { Range } from '../../schemas/common.js';
+import type { Draft, ExtractContext, LanguageSpec, Scope } from './languages/spec.js';
+import { dedent } from './languages/common.js';
+
+const MAX_SIGNATURE = 300;
+/** Deeply nested input (generated code, minified bundles) must not blow the stack. */
+const MAX_DEPTH = 200;
+
+export function extractFromTree(tree: Tree, spec: LanguageSpec, language: LanguageId, source: string, original: string): ExtractedSymbol[] {
+  const symbols: ExtractedSymbol[] = [];
+  const ctx: ExtractContext = {
+    source,
+    original,
+    text: (node) => (node ? source.slice(node.startIndex, node.endIndex) : ''),
+    namespaces: new Set(),
+  };
+  const root: Scope = { containers: [], containingType: null, parentKind: null, outer: null, defining: true };
+
+  const walkChildren = (node: Node, scope: Scope, depth: number): void => {
+    let current = scope;
+    const count = node.childCount;
+    for (let i = 0; i < count; i++) {
+      const child = node.child(i);
+      if (!child) continue;
+      walk(child, current, depth + 1);
+      if (spec.siblingScope) current = spec.siblingScope(child, current, ctx) ?? current;
+    }
+  };
+
+  const walk = (node: Node, scope: Scope, depth: number): void => {
+    if (depth > MAX_DEPTH) return;
+    const type = node.type;
+    let drafts: Draft[] | undefined;
+    try {
+      drafts = spec.declare(node, scope, ctx);
+    } catch {
+      // A shape the rules did not foresee: keep going with the rest of the file.
+      drafts = undefined;
+    }
+    if (drafts) {
+      for (const draft of drafts) {
+        const symbol = toSymbol(draft, node, scope, spec, language, ctx);
+        symbols.push(symbol);
+        if (!draft.body && !draft.members?.length) continue;
+        const isType = TYPE_KINDS.has(draft.kind);
+        const inner: Scope = {
+          containers: [...symbol.containers, draft.name],
+          containingType: isType ? draft.name : symbol.containingType,
+          parentKind: draft.kind,
+          outer: null,
+          defining: scope.defining,
+        };
+        if (draft.body) walkChildren(draft.body, inner, depth);
+        for (const member of draft.members ?? []) walk(member, inner, depth + 1);
+      }
+      return;
+    }
+    if (spec.wrappers.has(type)) {
+      const wrapped = { ...scope, outer: scope.outer ?? node };
+      walkChildren(node, spec.wrapperScope ? spec.wrapperScope(node, wrapped) : wrapped, depth);
+    } else if (spec.descend.has(type) || node.isError) {
+      walkChildren(node, scope.outer ? { ...scope, outer: null } : scope, depth);
+    }
+  };
+
+  walkChildren(tree.rootNode, root, 0);
+  symbols.sort((a, b) => a.selectionRange.start.line - b.selectionRange.start.line
+    || a.selectionRange.start.column - b.selectionRange.start.column);
+  return symbols;
+}
+
+const TYPE_KINDS = new Set(['class', 'struct', 'interface', 'enum']);
+
+function toSymbol(draft: Draft, declared: Node, scope: Scope, spec: LanguageSpec, language: LanguageId, ctx: ExtractContext): ExtractedSymbol {
+  const containers = draft.qualifiers?.length ? [...scope.containers, ...draft.qualifiers] : scope.containers;
+  const containingType = draft.containingType !== undefined ? draft.containingType
+    : draft.qualifiers?.length ? draft.qualifiers[draft.qualifiers.length - 1] : scope.containingType;
+  const outer = scope.outer;
+  const startNode = outer && outer.startIndex < draft.node.startIndex ? outer : draft.node;
+  const endNode = outer && outer.endIndex > draft.node.endIndex ? outer : draft.node;
+  const nameNode = draft.nameNode ?? draft.node;
+  const headEnd = draft.headEnd ?? draft.body?.startIndex ?? draft.node.endIndex;
+  return {
+    name: draft.name,
+    kind: draft.kind,
+    containers,
+    qualifiedName: [...containers, draft.name].join(spec.separator),
+    containingType,
+    range: { start: point(startNode.startPosition), end: point(endNode.endPosition) },
+    selectionRange: { start: point(nameNode.startPosition), end: point(nameNode.endPosition) },
+    signature: oneLine(ctx.source.slice(startNode.startIndex, Math.max(headEnd, startNode.startIndex))),
+    parameters: draft.parameters ?? [],
+    returnType: draft.returnType ?? null,
+    doc: draft.doc !== undefined ? draft.doc : docAbove(outer ?? declared, spec, ctx),
+    definition: draft.definition ?? true,
+    forwardDeclaration: draft.forwardDeclaration ?? false,
+    bases: draft.bases ?? [],
+    language,
+  };
+}
+
+function point(p: { row: number; column: number }): Range['start'] {
+  return { line: p.row + 1, column: p.column + 1 };
+}
+
+/** Collapses whitespace and drops what ends a head (`{`, `;`, `:`, `=>`), capped to one readable line. */
+export function oneLine(text: string): string {
+  let line = text.replace(/\s+/g, ' ').trim();
+  line = line.replace(/\s*(\{|;|:|=>|=)\s*$/, '');
+  if (line.length > MAX_SIGNATURE) line = `${line.slice(0, MAX_SIGNATURE - 1)}…`;
+  return line;
+}
+
+/** The comment block right above `anchor`: adjacent comments with no blank line between. */
+function docAbove(anchor: Node, spec: LanguageSpec, ctx: ExtractContext): string | null {
+  const parts: string[] = [];
+  let below = anchor;
+  let prev = anchor.previousSibling;
+  while (prev) {
+    if (spec.docSkipTypes?.has(prev.type)) {
+      below = prev;
+      prev = prev.previousSibling;
+      continue;
+    }
+    if (!spec.commentTypes.has(prev.type)) break;
+    if (!adjacent(ctx.original, prev.endIndex, below.startIndex) || !startsLine(ctx.original, prev.startIndex)) break;
+    const text = ctx.original.slice(prev.startIndex, prev.endIndex);
+    if (spec.isDocComment && !spec.isDocComment(text)) break;
+    parts.unshift(text);
+    below = prev;
+    prev = prev.previousSibling;
+  }
+  if (!parts.length) return null;
+  const doc = parts.map(cleanComment).join('\n').trim();
+  return doc || null;
+}
+
+/** No blank line in the original text between two points. */
+function adjacent(text: string, from: number, to: number): boolean {
+  const gap = text.slice(from, to);
+  const lines = gap.split('\n');
+  for (let i = 1; i < lines.length - 1; i++) if (!lines[i].trim()) return false;
+  return true;
+}
+
+/** Only whitespace before `index` on its line (a trailing comment documents the line it ends). */
+function startsLine(text: string, index: number): boolean {
+  for (let i = index - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 10) return true;
+    if (c !== 32 && c !== 9 && c !== 13) return false;
+  }
+  return true;
+}
+
+export function cleanComment(comment: string): string {
+  const trimmed = comment.trim();
+  if (trimmed.startsWith('/*')) {
+    const body = trimmed.replace(/^\/\*[*!]?/, '').replace(/\*\/$/, '');
+    return dedent(body.split('\n').map((line) => line.replace(/^\s*\*(?!\/) ?/, '')).join('\n')).trim();
+  }
+  return trimmed.split('\n').map((line) => line.replace(/^\s*(\/\/[/!]?|#+) ?/, '')).join('\n').trimEnd();
+}

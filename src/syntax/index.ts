@@ -1,0 +1,54 @@
+/**
+ * The syntax layer: tree-sitter symbol extraction for the index. Knows nothing semantic.
+ */
+import { extname } from 'node:path';
+import type { ExtractedSymbol, LanguageId } from '../index/types.js';
+import { extractFromTree } from './extract.js';
+import { loadParser } from './grammars.js';
+import { LANGUAGE_SPECS } from './languages/index.js';
+
+const BY_EXTENSION: Record<string, LanguageId> = {
+  '.c': 'c',
+  '.h': 'cpp', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.c++': 'cpp', '.hpp': 'cpp', '.hh': 'cpp', '.hxx': 'cpp', '.h++': 'cpp', '.inl': 'cpp', '.ipp': 'cpp',
+  '.cs': 'csharp',
+  '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript',
+  '.tsx': 'tsx',
+  '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript', '.jsx': 'javascript',
+  '.py': 'python', '.pyi': 'python',
+  '.go': 'go',
+  '.java': 'java',
+  '.rs': 'rust',
+};
+
+/** The language a file is parsed as, by extension (`.h` counts as C++); undefined when none. */
+export function syntaxLanguageOf(filePath: string): LanguageId | undefined {
+  return BY_EXTENSION[extname(filePath).toLowerCase()];
+}
+
+/** Every symbol tree-sitter sees in `source`, in document order. Never throws on bad input. */
+export async function extractSymbols(language: LanguageId, source: string): Promise<ExtractedSymbol[]> {
+  const spec = LANGUAGE_SPECS[language];
+  if (!spec || typeof source !== 'string') return [];
+  const parser = await loadParser(spec.grammar);
+  let prepared = source;
+  try {
+    if (spec.prepare) prepared = spec.prepare(source);
+  } catch {
+    // Preparing is a best effort; the unprepared source still parses.
+    prepared = source;
+  }
+  let tree;
+  try {
+    tree = parser.parse(prepared);
+  } catch {
+    return [];
+  }
+  if (!tree) return [];
+  try {
+    return extractFromTree(tree, spec, language, prepared, source);
+  } catch {
+    return [];
+  } finally {
+    tree.delete();
+  }
+}

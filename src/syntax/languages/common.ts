@@ -1,0 +1,79 @@
+/** Small helpers shared by the language modules. */
+import type { Node } from 'web-tree-sitter';
+import type { ExtractContext } from './spec.js';
+
+/** Text with whitespace collapsed, for types and bases. */
+export function compact(ctx: ExtractContext, node: Node | null | undefined): string {
+  return ctx.text(node).replace(/\s+/g, ' ').trim();
+}
+
+/** `UPPER_CASE` names read as constants. */
+export function looksConstant(name: string): boolean {
+  return /^[A-Z][A-Z0-9_]*$/.test(name) && /[A-Z]/.test(name) && name.length > 1;
+}
+
+/** Named children of a node, as a plain array (no nulls). */
+export function named(node: Node | null | undefined): Node[] {
+  if (!node) return [];
+  const out: Node[] = [];
+  const count = node.namedChildCount;
+  for (let i = 0; i < count; i++) {
+    const child = node.namedChild(i);
+    if (child) out.push(child);
+  }
+  return out;
+}
+
+/** All children (named or not), as a plain array. */
+export function childrenOf(node: Node | null | undefined): Node[] {
+  if (!node) return [];
+  const out: Node[] = [];
+  const count = node.childCount;
+  for (let i = 0; i < count; i++) {
+    const child = node.child(i);
+    if (child) out.push(child);
+  }
+  return out;
+}
+
+/** First child of one of `types`. */
+export function childOfType(node: Node | null | undefined, ...types: string[]): Node | null {
+  if (!node) return null;
+  const count = node.childCount;
+  for (let i = 0; i < count; i++) {
+    const child = node.child(i);
+    if (child && types.includes(child.type)) return child;
+  }
+  return null;
+}
+
+/** Source text of `node` with `cut` (a name, a default value) removed, whitespace collapsed. */
+export function textWithout(ctx: ExtractContext, node: Node, cuts: (Node | null | undefined)[]): string {
+  let text = '';
+  let at = node.startIndex;
+  const sorted = cuts.filter((cut): cut is Node => !!cut).sort((a, b) => a.startIndex - b.startIndex);
+  for (const cut of sorted) {
+    if (cut.startIndex < at) continue;
+    text += ctx.source.slice(at, cut.startIndex);
+    at = cut.endIndex;
+  }
+  text += ctx.source.slice(at, node.endIndex);
+  return text.replace(/\s+/g, ' ').replace(/\s*=\s*$/, '').trim();
+}
+
+/** Strips a leading `:` or `->` from an annotation (`: number` → `number`). */
+export function stripAnnotation(text: string): string {
+  return text.replace(/^\s*(:|->)\s*/, '').trim();
+}
+
+/** Removes the indentation shared by every line after the first. */
+export function dedent(text: string): string {
+  const lines = text.split('\n');
+  let indent = Infinity;
+  for (const line of lines.slice(1)) {
+    if (!line.trim()) continue;
+    indent = Math.min(indent, line.length - line.trimStart().length);
+  }
+  if (indent === Infinity || indent === 0) return text;
+  return [lines[0], ...lines.slice(1).map((line) => line.slice(indent))].join('\n');
+}

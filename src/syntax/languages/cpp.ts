@@ -1,0 +1,318 @@
+/**
+ * C and C++: namespaces, classes/structs/unions/enums (forward declarations too), functions and
+ * methods (out-of-line `A::f` belongs to A), prototypes, fields, typedefs/usings, macros.
+ */
+import type { Node } from 'web-tree-sitter';
+import type { NormalizedKind } from '../../kinds.js';
+import type { Parameter } from '../../index/types.js';
+import { childOfType, compact, named, textWithout } from './common.js';
+import { blankCppMacros } from './cpp-macros.js';
+import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
+
+const TYPE_SPECIFIERS: Record<string, NormalizedKind> = {
+  class_specifier: 'class',
+  struct_specifier: 'struct',
+  union_specifier: 'struct',
+  enum_specifier: 'enum',
+};
+const TYPE_PARENTS = new Set<NormalizedKind>(['class', 'struct']);
+/** Declarator wrappers between a declaration and its name. */
+const DECLARATOR_WRAPPERS = new Set(['pointer_declarator', 'reference_declarator', 'array_declarator', 'parenthesized_declarator', 'attributed_declarator', 'init_declarator']);
+
+function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
+  switch (node.type) {
+    case 'namespace_definition':
+      return namespace(node, ctx);
+    case 'class_specifier':
+    case 'struct_specifier':
+    case 'union_specifier':
+    case 'enum_specifier': {
+      const type = typeSpecifier(node, ctx, true);
+      return type ? [type] : undefined;
+    }
+    case 'function_definition':
+      return functionDefinition(node, scope, ctx);
+    case 'declaration':
+    case 'field_declaration':
+      return declaration(node, scope, ctx);
+    case 'type_definition':
+      return typeDefinition(node, ctx);
+    case 'alias_declaration': {
+      const name = node.childForFieldName('name');
+      return name ? [{ name: ctx.text(name), kind: 'type_alias', node, nameNode: name, headEnd: node.endIndex }] : undefined;
+    }
+    case 'preproc_def':
+    case 'preproc_function_def':
+      return macro(node, ctx);
+    case 'enumerator': {
+      const name = node.childForFieldName('name');
+      return name ? [{ name: ctx.text(name), kind: 'enum_member', node, nameNode: name }] : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function namespace(node: Node, ctx: ExtractContext): Draft[] | undefined {
+  const nameNode = node.childForFieldName('name');
+  const body = node.childForFieldName('body');
+  // Anonymous namespaces add no container; their members are walked through `descend`.
+  if (!nameNode) return undefined;
+  const parts = ctx.text(nameNode).split('::').map((part) => part.replace(/^\s*inline\s+/, '').trim()).filter(Boolean);
+  for (const part of parts) ctx.namespaces.add(part);
+  const name = parts.pop() ?? ctx.text(nameNode);
+  return [{ name, kind: 'namespace', node, nameNode, qualifiers: parts, containingType: null, body, headEnd: body?.startIndex }];
+}
+
+/** A class/struct/union/enum specifier; `standalone` when it is the whole declaration (so no body = forward). */
+function typeSpecifier(node: Node, ctx: ExtractContext, standalone: boolean): Draft | undefined {
+  const nameNode = node.childForFieldName('name');
+  const body = node.childForFieldName('body');
+  if (!nameNode || (!body && !standalone)) return undefined;
+  const { name, qualifiers, selection } = splitQualified(nameNode, ctx);
+  const bases: string[] = [];
+  const baseClause = childOfType(node, 'base_class_clause');
+  for (const base of named(baseClause)) {
+    if (base.type === 'access_specifier' || base.type === 'comment' || base.type === 'virtual') continue;
+    bases.push(compact(ctx, base));
+  }
+  const underlying = node.type === 'enum_specifier' ? node.childForFieldName('base') : null;
+  return {
+    name,
+    kind: TYPE_SPECIFIERS[node.type],
+    node,
+    nameNode: selection,
+    qualifiers,
+    body,
+    bases: underlying ? [compact(ctx, underlying)] : bases,
+    definition: !!body,
+    forwardDeclaration: !body,
+  };
+}
+
+function functionDefinition(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
+  const declarator = node.childForFieldName('declarator');
+  const fn = functionDeclarator(declarator);
+  if (!fn) return undefined;
+  const draft = functionDraft(node, fn, declarator, scope, ctx);
+  if (!draft) return undefined;
+  draft.headEnd = node.childForFieldName('body')?.startIndex ?? childOfType(node, 'field_initializer_list')?.startIndex ?? node.endIndex;
+  draft.definition = scope.defining;
+  return [draft];
+}
+
+function declaration(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
+  const drafts: Draft[] = [];
+  const type = node.childForFieldName('type');
+  const declarators = node.childrenForFieldName('declarator');
+  if (type && TYPE_SPECIFIERS[type.type]) {
+    const spec = typeSpecifier(type, ctx, declarators.length === 0);
+    if (spec) {
+      // The declaration's own range covers `class X {...};` but the type's range stops at its brace.
+      drafts.push(spec);
+    }
+  }
+  const constant = named(node).some((child) => child.type === 'type_qualifier' && /^(const|constexpr|constinit)$/.test(ctx.text(child)));
+  const inType = scope.parentKind !== null && TYPE_PARENTS.has(scope.parentKind);
+  for (const declarator of declarators) {
+    const fn = declarator.type === 'init_declarator' ? null : functionDeclarator(declarator);
+    if (fn) {
+      const draft = functionDraft(node, fn, declarator, scope, ctx);
+      if (!draft) continue;
+      draft.definition = false;
+      draft.headEnd = node.endIndex;
+      drafts.push(draft);
+      continue;
+    }
+    const nameNode = declaratorName(declarator);
+    if (!nameNode || !/identifier$/.test(nameNode.type)) continue;
+    const kind: NormalizedKind = inType ? 'field' : constant ? 'constant' : 'variable';
+    const value = declarator.type === 'init_declarator' ? declarator.childForFieldName('value') : node.childForFieldName('default_value');
+    drafts.push({
+      name: ctx.text(nameNode),
+      kind,
+      node,
+      nameNode,
+      headEnd: value ? value.startIndex : node.endIndex,
+      returnType: type ? textWithout(ctx, node, [nameNode, value, ...declarators.filter((d) => d !== declarator)]).replace(/[\s;,=]+$/, '') : null,
+      definition: scope.defining,
+    });
+  }
+  return drafts.length ? drafts : undefined;
+}
+
+function typeDefinition(node: Node, ctx: ExtractContext): Draft[] | undefined {
+  const drafts: Draft[] = [];
+  const type = node.childForFieldName('type');
+  const declarators = node.childrenForFieldName('declarator');
+  let anonymousNamed = false;
+  if (type && TYPE_SPECIFIERS[type.type] && type.childForFieldName('body')) {
+    const spec = typeSpecifier(type, ctx, false);
+    if (spec) {
+      drafts.push(spec);
+    } else {
+      // `typedef struct { ... } Name;`: the struct takes the typedef's name.
+      const first = declarators[0] ? declaratorName(declarators[0]) : null;
+      if (first) {
+        drafts.push({ name: ctx.text(first), kind: TYPE_SPECIFIERS[type.type], node, nameNode: first, body: type.childForFieldName('body'), headEnd: type.childForFieldName('body')?.startIndex });
+        anonymousNamed = true;
+      }
+    }
+  }
+  declarators.forEach((declarator, index) => {
+    if (anonymousNamed && index === 0) return;
+    const nameNode = declaratorName(declarator);
+    if (!nameNode) return;
+    drafts.push({ name: ctx.text(nameNode), kind: 'type_alias', node, nameNode, headEnd: node.endIndex });
+  });
+  return drafts.length ? drafts : undefined;
+}
+
+function macro(node: Node, ctx: ExtractContext): Draft[] | undefined {
+  const nameNode = node.childForFieldName('name');
+  if (!nameNode) return undefined;
+  const params = node.childForFieldName('parameters');
+  const parameters: Parameter[] = named(params).filter((p) => p.type === 'identifier').map((p) => ({ name: ctx.text(p), type: '' }));
+  const value = node.childForFieldName('value');
+  return [{
+    name: ctx.text(nameNode),
+    kind: 'macro',
+    node,
+    nameNode,
+    parameters,
+    headEnd: params ? params.endIndex : value ? value.startIndex : nameNode.endIndex,
+  }];
+}
+
+/** The function_declarator under a declarator, unless it declares a pointer to a function. */
+function functionDeclarator(declarator: Node | null): Node | null {
+  let node = declarator;
+  while (node) {
+    if (node.type === 'function_declarator') {
+      const inner = node.childForFieldName('declarator');
+      return inner?.type === 'parenthesized_declarator' ? null : node;
+    }
+    if (!DECLARATOR_WRAPPERS.has(node.type) || node.type === 'init_declarator') return null;
+    node = node.childForFieldName('declarator') ?? named(node).find((child) => child.type.endsWith('declarator')) ?? null;
+  }
+  return null;
+}
+
+/** The identifier a (possibly pointer/array/init) declarator declares. */
+function declaratorName(declarator: Node | null): Node | null {
+  let node = declarator;
+  for (let guard = 0; node && guard < 32; guard++) {
+    if (/identifier$/.test(node.type) || node.type === 'destructor_name' || node.type === 'operator_name') return node;
+    if (node.type === 'qualified_identifier' || node.type === 'template_function') {
+      node = node.childForFieldName('name');
+      continue;
+    }
+    const next: Node | null = node.childForFieldName('declarator') ?? named(node).find((child) => child.type.endsWith('declarator') || /identifier$/.test(child.type)) ?? null;
+    node = next;
+  }
+  return null;
+}
+
+function functionDraft(node: Node, fn: Node, declarator: Node | null, scope: Scope, ctx: ExtractContext): Draft | undefined {
+  const target = fn.childForFieldName('declarator');
+  if (!target) return undefined;
+  const { name, qualifiers, selection } = splitQualified(target, ctx);
+  if (!name) return undefined;
+  // `ns::f` where every qualifier is a namespace of this file is a function, not a method.
+  const typeQualified = qualifiers.length > 0 && !qualifiers.every((q) => ctx.namespaces.has(q));
+  const containingType = typeQualified ? qualifiers[qualifiers.length - 1] : scope.containingType;
+  const inType = typeQualified || (scope.parentKind !== null && TYPE_PARENTS.has(scope.parentKind));
+  const bareType = containingType?.replace(/<.*$/, '');
+  const kind: NormalizedKind = !inType ? 'function' : name === bareType ? 'constructor' : 'method';
+  return {
+    name,
+    kind,
+    node,
+    nameNode: selection,
+    qualifiers,
+    containingType,
+    parameters: parameters(fn.childForFieldName('parameters'), ctx),
+    returnType: returnType(node, fn, declarator, ctx),
+  };
+}
+
+/** Splits `a::B<T>::f` into name `f` and qualifiers ['a', 'B']. */
+function splitQualified(node: Node, ctx: ExtractContext): { name: string; qualifiers: string[]; selection: Node } {
+  const qualifiers: string[] = [];
+  let current: Node | null = node;
+  for (let guard = 0; current && guard < 32; guard++) {
+    if (current.type === 'qualified_identifier' || current.type === 'nested_namespace_specifier') {
+      const scopeNode: Node | null = current.childForFieldName('scope');
+      if (scopeNode) qualifiers.push(...qualifierNames(scopeNode, ctx));
+      const next: Node | null = current.childForFieldName('name');
+      if (!next) break;
+      current = next;
+      continue;
+    }
+    if (current.type === 'template_function' || current.type === 'template_type' || current.type === 'template_method') {
+      const inner = current.childForFieldName('name');
+      return { name: ctx.text(inner), qualifiers, selection: inner ?? current };
+    }
+    return { name: ctx.text(current).replace(/\s+/g, ' ').trim(), qualifiers, selection: current };
+  }
+  return { name: ctx.text(node), qualifiers, selection: node };
+}
+
+function qualifierNames(node: Node, ctx: ExtractContext): string[] {
+  if (node.type === 'qualified_identifier' || node.type === 'nested_namespace_specifier') {
+    const scopeNode = node.childForFieldName('scope');
+    const nameNode = node.childForFieldName('name');
+    return [...(scopeNode ? qualifierNames(scopeNode, ctx) : []), ...(nameNode ? qualifierNames(nameNode, ctx) : [])];
+  }
+  if (node.type === 'template_type') return [ctx.text(node.childForFieldName('name'))];
+  return [ctx.text(node)];
+}
+
+function parameters(list: Node | null, ctx: ExtractContext): Parameter[] {
+  const out: Parameter[] = [];
+  for (const param of named(list)) {
+    if (param.type === 'comment') continue;
+    if (param.type === 'variadic_parameter') {
+      out.push({ name: '...', type: '' });
+      continue;
+    }
+    const declarator = param.childForFieldName('declarator');
+    const nameNode = declaratorName(declarator);
+    const value = param.childForFieldName('default_value');
+    const type = textWithout(ctx, param, [nameNode, value]);
+    if (!nameNode && type === 'void') continue;
+    out.push({ name: nameNode ? ctx.text(nameNode) : '', type });
+  }
+  return out;
+}
+
+function returnType(node: Node, fn: Node, declarator: Node | null, ctx: ExtractContext): string | null {
+  const trailing = childOfType(fn, 'trailing_return_type');
+  if (trailing) return compact(ctx, trailing).replace(/^->\s*/, '');
+  const type = node.childForFieldName('type');
+  if (!type) return null;
+  let suffix = '';
+  for (let d = declarator; d && d !== fn; d = d.childForFieldName('declarator') ?? named(d).find((c) => c.type.endsWith('declarator')) ?? null) {
+    if (d.type === 'pointer_declarator') suffix += '*';
+    else if (d.type === 'reference_declarator') suffix += ctx.text(d).trimStart().startsWith('&&') ? '&&' : '&';
+  }
+  const qualifiers = named(node).filter((c) => c.type === 'type_qualifier' && c.startIndex < type.startIndex).map((c) => ctx.text(c));
+  return [...qualifiers, compact(ctx, type)].join(' ') + suffix;
+}
+
+const DESCEND = new Set([
+  'translation_unit', 'declaration_list', 'preproc_if', 'preproc_ifdef', 'preproc_else', 'preproc_elif', 'preproc_elifdef',
+  'linkage_specification', 'namespace_definition', 'export_declaration',
+]);
+
+export const cpp: LanguageSpec = {
+  grammar: 'cpp',
+  separator: '::',
+  commentTypes: new Set(['comment']),
+  prepare: blankCppMacros,
+  declare,
+  descend: DESCEND,
+  wrappers: new Set(['template_declaration']),
+};
+
+export const c: LanguageSpec = { ...cpp, grammar: 'c' };

@@ -1,0 +1,147 @@
+/**
+ * Python: classes (bases), functions and methods (decorators in the range), nested definitions,
+ * docstrings, module-level variables and constants, class attributes as fields.
+ */
+import type { Node } from 'web-tree-sitter';
+import type { NormalizedKind } from '../../kinds.js';
+import type { Parameter } from '../../index/types.js';
+import { compact, dedent, looksConstant, named } from './common.js';
+import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
+
+function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
+  switch (node.type) {
+    case 'class_definition': {
+      const nameNode = node.childForFieldName('name');
+      if (!nameNode) return undefined;
+      const body = node.childForFieldName('body');
+      const bases = named(node.childForFieldName('superclasses'))
+        .filter((arg) => arg.type !== 'keyword_argument' && arg.type !== 'comment')
+        .map((arg) => compact(ctx, arg));
+      return [{ name: ctx.text(nameNode), kind: 'class', node, nameNode, body, bases, doc: docstring(body, ctx) }];
+    }
+    case 'function_definition': {
+      const nameNode = node.childForFieldName('name');
+      if (!nameNode) return undefined;
+      const body = node.childForFieldName('body');
+      const returnNode = node.childForFieldName('return_type');
+      const kind: NormalizedKind = scope.parentKind === 'class' ? 'method' : 'function';
+      return [{
+        name: ctx.text(nameNode), kind, node, nameNode, body,
+        parameters: parameters(node.childForFieldName('parameters'), ctx),
+        returnType: returnNode ? compact(ctx, returnNode) : null,
+        doc: docstring(body, ctx),
+        // A stub (`...` body, as in .pyi files and Protocols) declares without defining.
+        definition: !isStub(body, ctx),
+      }];
+    }
+    case 'expression_statement':
+      return assignment(node, scope, ctx);
+    case 'type_alias_statement': {
+      const left = node.childForFieldName('left');
+      const nameNode = left?.type === 'identifier' ? left : left ? named(left).find((child) => child.type === 'identifier') ?? null : null;
+      return nameNode ? [{ name: ctx.text(nameNode), kind: 'type_alias', node, nameNode, headEnd: node.endIndex }] : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function assignment(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
+  // Variables live at module and class level only; locals are not symbols.
+  if (scope.parentKind !== null && scope.parentKind !== 'class') return undefined;
+  const assign = named(node).find((child) => child.type === 'assignment');
+  if (!assign) return undefined;
+  const drafts: Draft[] = [];
+  const typeNode = assign.childForFieldName('type');
+  const value = assign.childForFieldName('right');
+  for (const target of targets(assign)) {
+    const name = ctx.text(target);
+    const kind: NormalizedKind = scope.parentKind === 'class' ? 'field' : looksConstant(name) ? 'constant' : 'variable';
+    const short = value && value.endIndex - value.startIndex <= 80 && !ctx.text(value).includes('\n');
+    drafts.push({
+      name, kind, node, nameNode: target,
+      returnType: typeNode ? compact(ctx, typeNode) : null,
+      headEnd: !value || short ? node.endIndex : value.startIndex,
+      doc: null,
+    });
+  }
+  return drafts.length ? drafts : undefined;
+}
+
+/** Names bound by `a = b = 1`, `a, b = ...`, `a: int = 1`. */
+function targets(assign: Node): Node[] {
+  const out: Node[] = [];
+  let current: Node | null = assign;
+  for (let guard = 0; current && current.type === 'assignment' && guard < 16; guard++) {
+    const left = current.childForFieldName('left');
+    if (left?.type === 'identifier') out.push(left);
+    else if (left && (left.type === 'pattern_list' || left.type === 'tuple_pattern')) out.push(...named(left).filter((child) => child.type === 'identifier'));
+    current = current.childForFieldName('right');
+  }
+  return out;
+}
+
+function parameters(list: Node | null, ctx: ExtractContext): Parameter[] {
+  const out: Parameter[] = [];
+  for (const param of named(list)) {
+    switch (param.type) {
+      case 'identifier':
+        out.push({ name: ctx.text(param), type: '' });
+        break;
+      case 'typed_parameter': {
+        const inner = named(param).find((child) => child.type !== 'type') ?? null;
+        out.push({ name: compact(ctx, inner), type: compact(ctx, param.childForFieldName('type')) });
+        break;
+      }
+      case 'default_parameter':
+      case 'typed_default_parameter':
+        out.push({ name: compact(ctx, param.childForFieldName('name')), type: compact(ctx, param.childForFieldName('type')) });
+        break;
+      case 'list_splat_pattern':
+      case 'dictionary_splat_pattern':
+        out.push({ name: compact(ctx, param), type: '' });
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+function docstring(body: Node | null, ctx: ExtractContext): string | null {
+  const first = body?.namedChild(0);
+  if (!first || first.type !== 'expression_statement') return null;
+  const string = first.namedChild(0);
+  if (!string || string.type !== 'string') return null;
+  const raw = ctx.original.slice(string.startIndex, string.endIndex);
+  const inner = raw.replace(/^[rRuUbBfF]*("""|'''|"|')/, '').replace(/("""|'''|"|')$/, '');
+  const text = dedent(inner).trim();
+  return text || null;
+}
+
+function isStub(body: Node | null, ctx: ExtractContext): boolean {
+  if (!body) return true;
+  const statements = named(body).filter((child) => child.type !== 'comment');
+  const last = statements[statements.length - 1];
+  if (!last || statements.length > 2) return false;
+  if (statements.length === 2 && !isString(statements[0])) return false;
+  return last.type === 'expression_statement' && ctx.text(last).trim() === '...';
+}
+
+function isString(node: Node): boolean {
+  return node.type === 'expression_statement' && node.namedChild(0)?.type === 'string';
+}
+
+export const python: LanguageSpec = {
+  grammar: 'python',
+  separator: '.',
+  commentTypes: new Set(['comment']),
+  // Python's documentation is the docstring; a comment above is no doc.
+  isDocComment: () => false,
+  declare,
+  descend: new Set([
+    'module', 'block', 'if_statement', 'elif_clause', 'else_clause', 'try_statement', 'except_clause', 'except_group_clause',
+    'finally_clause', 'with_statement', 'for_statement', 'while_statement', 'match_statement', 'case_clause',
+  ]),
+  wrappers: new Set(['decorated_definition']),
+};

@@ -1,0 +1,81 @@
+/**
+ * What a language module tells the generic walker (src/syntax/extract.ts): which nodes declare
+ * what, which nodes to look inside, and how its comments read. One module per language.
+ */
+import type { Node } from 'web-tree-sitter';
+import type { NormalizedKind } from '../../kinds.js';
+import type { Parameter } from '../../index/types.js';
+
+/** One declaration as a language module sees it; the walker turns it into an ExtractedSymbol. */
+export interface Draft {
+  name: string;
+  kind: NormalizedKind;
+  /** The declaration node itself (a wrapper such as `export`/`template<>`/decorators is added by the walker). */
+  node: Node;
+  /** The name; null when the declaration has none to point at (the node start is used). */
+  nameNode: Node | null;
+  /** Source index where the one-line signature stops; defaults to the body start, else the node end. */
+  headEnd?: number;
+  parameters?: Parameter[];
+  returnType?: string | null;
+  bases?: string[];
+  /** Defaults to true. */
+  definition?: boolean;
+  forwardDeclaration?: boolean;
+  /** Containers written into the name itself (`A::B::f` → ['A', 'B']). */
+  qualifiers?: string[];
+  /** Overrides the containing type (default: the last qualifier, else the enclosing type). */
+  containingType?: string | null;
+  /** A doc the language keeps elsewhere than a comment above (Python docstrings). */
+  doc?: string | null;
+  /** Walked with this symbol as container. */
+  body?: Node | null;
+  /** Extra nodes walked with this symbol as container (Go/Rust: members found apart from the body). */
+  members?: Node[];
+}
+
+export interface Scope {
+  containers: string[];
+  containingType: string | null;
+  /** Kind of the innermost enclosing symbol, null at file level. */
+  parentKind: NormalizedKind | null;
+  /** Wrapper (export, template head, decorators) whose range and doc belong to the next declaration. */
+  outer: Node | null;
+  /** False inside ambient contexts (`declare`, extern blocks) where nothing is defined. */
+  defining: boolean;
+}
+
+export interface ExtractContext {
+  /** Source as parsed (macros blanked, same length as the original). */
+  source: string;
+  /** Source as written, for docs. */
+  original: string;
+  text(node: Node | null | undefined): string;
+  /** Namespace names declared so far in this file (tells `ns::f` from `Type::f`). */
+  namespaces: Set<string>;
+}
+
+export interface LanguageSpec {
+  /** Grammar file stem in @repomix/tree-sitter-wasms (`tree-sitter-<grammar>.wasm`). */
+  grammar: string;
+  /** Joins containers and name into qualifiedName. */
+  separator: string;
+  /** Node types that are comments. */
+  commentTypes: ReadonlySet<string>;
+  /** Whether a comment's text counts as documentation (default: any comment). */
+  isDocComment?: (text: string) => boolean;
+  /** Node types skipped when looking for the doc above a declaration (attributes, annotations). */
+  docSkipTypes?: ReadonlySet<string>;
+  /** Rewrites the source before parsing, keeping every offset (blanking macros). */
+  prepare?: (source: string) => string;
+  /** Declarations at `node`, or undefined when it declares nothing. */
+  declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined;
+  /** Nodes that declare nothing themselves but may hold declarations. */
+  descend: ReadonlySet<string>;
+  /** Nodes whose range and doc belong to the declaration inside them. */
+  wrappers: ReadonlySet<string>;
+  /** Called for a wrapper before its children are walked (e.g. `declare` turns definitions off). */
+  wrapperScope?: (node: Node, scope: Scope) => Scope;
+  /** Rewrites the scope for the siblings after `node` (C# file-scoped namespaces). */
+  siblingScope?: (node: Node, scope: Scope, ctx: ExtractContext) => Scope | undefined;
+}

@@ -1,0 +1,250 @@
+/**
+ * TypeScript, TSX and JavaScript: classes, interfaces, type aliases, enums, functions (overload
+ * signatures and `declare` are declarations), members, namespaces, module-level variables.
+ */
+import type { Node } from 'web-tree-sitter';
+import type { NormalizedKind } from '../../kinds.js';
+import type { Parameter } from '../../index/types.js';
+import { childOfType, compact, looksConstant, named, stripAnnotation } from './common.js';
+import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
+
+const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
+const CLASS_VALUES = new Set(['class', 'class_expression']);
+
+function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
+  switch (node.type) {
+    case 'class_declaration':
+    case 'abstract_class_declaration':
+    case 'class':
+      return classDraft(node, node.childForFieldName('name'), scope, ctx);
+    case 'interface_declaration': {
+      const nameNode = node.childForFieldName('name');
+      if (!nameNode) return undefined;
+      const extendsClause = childOfType(node, 'extends_type_clause', 'extends_clause');
+      return [{
+        name: ctx.text(nameNode), kind: 'interface', node, nameNode,
+        body: node.childForFieldName('body'),
+        bases: extendsClause ? splitTopLevel(afterKeyword(ctx, extendsClause)) : [],
+        definition: true,
+      }];
+    }
+    case 'type_alias_declaration': {
+      const nameNode = node.childForFieldName('name');
+      if (!nameNode) return undefined;
+      const value = node.childForFieldName('value');
+      return [{ name: ctx.text(nameNode), kind: 'type_alias', node, nameNode, headEnd: shortValueEnd(value, node, ctx), definition: scope.defining }];
+    }
+    case 'enum_declaration': {
+      const nameNode = node.childForFieldName('name');
+      if (!nameNode) return undefined;
+      return [{ name: ctx.text(nameNode), kind: 'enum', node, nameNode, body: node.childForFieldName('body'), definition: scope.defining }];
+    }
+    case 'enum_assignment':
+    case 'property_identifier':
+    case 'string': {
+      if (scope.parentKind !== 'enum') return undefined;
+      const nameNode = node.type === 'enum_assignment' ? node.childForFieldName('name') : node;
+      if (!nameNode) return undefined;
+      return [{ name: ctx.text(nameNode).replace(/^['"]|['"]$/g, ''), kind: 'enum_member', node, nameNode, headEnd: node.endIndex }];
+    }
+    case 'function_declaration':
+    case 'generator_function_declaration':
+    case 'function_signature': {
+      const nameNode = node.childForFieldName('name');
+      const draft = functionLike(node, node, nameNode, nameNode ? ctx.text(nameNode) : 'default', 'function', ctx);
+      draft.definition = scope.defining && node.type !== 'function_signature';
+      return [draft];
+    }
+    case 'method_definition':
+    case 'method_signature':
+    case 'abstract_method_signature':
+      return [method(node, scope, ctx)];
+    case 'public_field_definition':
+    case 'field_definition':
+    case 'property_signature': {
+      const nameNode = node.childForFieldName('name') ?? node.childForFieldName('property');
+      if (!nameNode) return undefined;
+      const type = node.childForFieldName('type');
+      return [{
+        name: ctx.text(nameNode), kind: 'property', node, nameNode,
+        returnType: type ? stripAnnotation(ctx.text(type)) : null,
+        headEnd: shortValueEnd(node.childForFieldName('value'), node, ctx),
+        definition: scope.defining,
+      }];
+    }
+    case 'lexical_declaration':
+    case 'variable_declaration':
+      return variables(node, scope, ctx);
+    case 'internal_module':
+    case 'module': {
+      const nameNode = node.childForFieldName('name');
+      if (!nameNode) return undefined;
+      const raw = ctx.text(nameNode);
+      const parts = node.type === 'internal_module' ? raw.split('.').map((part) => part.trim()) : [raw.replace(/^['"]|['"]$/g, '')];
+      const name = parts.pop() ?? raw;
+      return [{
+        name, kind: node.type === 'internal_module' ? 'namespace' : 'module', node, nameNode, qualifiers: parts, containingType: null,
+        body: node.childForFieldName('body'), definition: scope.defining,
+      }];
+    }
+    default:
+      return undefined;
+  }
+}
+
+function classDraft(node: Node, nameNode: Node | null, scope: Scope, ctx: ExtractContext, name?: string): Draft[] | undefined {
+  const className = name ?? (nameNode ? ctx.text(nameNode) : node.parent?.type === 'export_statement' ? 'default' : undefined);
+  if (!className) return undefined;
+  const bases: string[] = [];
+  for (const clause of named(childOfType(node, 'class_heritage'))) {
+    bases.push(...splitTopLevel(afterKeyword(ctx, clause)));
+  }
+  // JavaScript puts the extends clause straight under the class.
+  const heritage = childOfType(node, 'class_heritage');
+  if (heritage && !named(heritage).length) bases.push(...splitTopLevel(afterKeyword(ctx, heritage)));
+  return [{ name: className, kind: 'class', node, nameNode, body: node.childForFieldName('body'), bases, definition: scope.defining }];
+}
+
+function method(node: Node, scope: Scope, ctx: ExtractContext): Draft {
+  const nameNode = node.childForFieldName('name');
+  const name = nameNode ? ctx.text(nameNode) : '';
+  const accessor = childrenTokens(node).some((token) => token === 'get' || token === 'set');
+  const kind: NormalizedKind = name === 'constructor' && scope.parentKind === 'class' ? 'constructor' : accessor ? 'property' : 'method';
+  const draft = functionLike(node, node, nameNode, name, kind, ctx);
+  draft.definition = scope.defining && node.type === 'method_definition' && !!node.childForFieldName('body');
+  return draft;
+}
+
+/** Keywords (unnamed children) before the name: `get`, `set`, `static`, `async`. */
+function childrenTokens(node: Node): string[] {
+  const tokens: string[] = [];
+  const count = node.childCount;
+  for (let i = 0; i < count; i++) {
+    const child = node.child(i);
+    if (!child || child.isNamed) {
+      if (child?.type === 'property_identifier' || child?.type === 'private_property_identifier' || child?.type === 'computed_property_name') break;
+      continue;
+    }
+    tokens.push(child.type);
+  }
+  return tokens;
+}
+
+function functionLike(node: Node, fn: Node, nameNode: Node | null, name: string, kind: NormalizedKind, ctx: ExtractContext): Draft {
+  const returnNode = fn.childForFieldName('return_type');
+  return {
+    name,
+    kind,
+    node,
+    nameNode,
+    parameters: parameters(fn.childForFieldName('parameters') ?? fn.childForFieldName('parameter'), ctx),
+    returnType: returnNode ? stripAnnotation(ctx.text(returnNode)) : null,
+    headEnd: fn.childForFieldName('body')?.startIndex ?? node.endIndex,
+  };
+}
+
+function variables(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
+  const drafts: Draft[] = [];
+  const isConst = ctx.text(node).startsWith('const');
+  for (const declarator of named(node)) {
+    if (declarator.type !== 'variable_declarator') continue;
+    const nameNode = declarator.childForFieldName('name');
+    if (!nameNode || nameNode.type !== 'identifier') continue;
+    const name = ctx.text(nameNode);
+    const value = declarator.childForFieldName('value');
+    if (value && FUNCTION_VALUES.has(value.type)) {
+      const draft = functionLike(node, value, nameNode, name, 'function', ctx);
+      draft.definition = scope.defining;
+      drafts.push(draft);
+      continue;
+    }
+    if (value && CLASS_VALUES.has(value.type)) {
+      drafts.push(...(classDraft(value, nameNode, scope, ctx, name) ?? []).map((draft) => ({ ...draft, node })));
+      continue;
+    }
+    const type = declarator.childForFieldName('type');
+    drafts.push({
+      name,
+      kind: isConst && looksConstant(name) ? 'constant' : 'variable',
+      node,
+      nameNode,
+      returnType: type ? stripAnnotation(ctx.text(type)) : null,
+      headEnd: shortValueEnd(value, node, ctx),
+      definition: scope.defining,
+    });
+  }
+  return drafts.length ? drafts : undefined;
+}
+
+function parameters(list: Node | null, ctx: ExtractContext): Parameter[] {
+  if (!list) return [];
+  // An arrow function's lone unparenthesized parameter.
+  if (list.type === 'identifier') return [{ name: ctx.text(list), type: '' }];
+  const out: Parameter[] = [];
+  for (const param of named(list)) {
+    switch (param.type) {
+      case 'required_parameter':
+      case 'optional_parameter': {
+        const pattern = param.childForFieldName('pattern') ?? param.childForFieldName('name');
+        const type = param.childForFieldName('type');
+        const name = compact(ctx, pattern) || compact(ctx, childOfType(param, 'this'));
+        out.push({ name: param.type === 'optional_parameter' ? `${name}?` : name, type: type ? stripAnnotation(ctx.text(type)) : '' });
+        break;
+      }
+      case 'assignment_pattern':
+        out.push({ name: compact(ctx, param.childForFieldName('left')), type: '' });
+        break;
+      case 'comment':
+      case 'decorator':
+        break;
+      default:
+        out.push({ name: compact(ctx, param), type: '' });
+    }
+  }
+  return out;
+}
+
+/** Text of a clause after its keyword (`extends A, B<C>` → `A, B<C>`). */
+function afterKeyword(ctx: ExtractContext, clause: Node): string {
+  return compact(ctx, clause).replace(/^(extends|implements)\s+/, '');
+}
+
+/** Splits a list at commas outside brackets. */
+export function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '<' || c === '(' || c === '[' || c === '{') depth++;
+    else if ((c === '>' && text[i - 1] !== '=') || c === ')' || c === ']' || c === '}') depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(text.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start).trim());
+  return parts.filter(Boolean);
+}
+
+/** Keeps a short one-line value in the signature (`const X = 5`), cuts a long one at its start. */
+function shortValueEnd(value: Node | null, node: Node, ctx: ExtractContext): number {
+  if (!value) return node.endIndex;
+  const text = ctx.text(value);
+  return text.length <= 80 && !text.includes('\n') ? node.endIndex : value.startIndex;
+}
+
+export const typescript: LanguageSpec = {
+  grammar: 'typescript',
+  separator: '.',
+  commentTypes: new Set(['comment']),
+  isDocComment: (text) => text.startsWith('/**'),
+  docSkipTypes: new Set(['decorator']),
+  declare,
+  descend: new Set(['program', 'expression_statement', 'statement_block']),
+  wrappers: new Set(['export_statement', 'ambient_declaration']),
+  wrapperScope: (node, scope) => (node.type === 'ambient_declaration' ? { ...scope, defining: false } : scope),
+};
+
+export const tsx: LanguageSpec = { ...typescript, grammar: 'tsx' };
+export const javascript: LanguageSpec = { ...typescript, grammar: 'javascript' };
