@@ -4,13 +4,13 @@ import { SYMBOL_KINDS } from '../src/kinds.js';
 /** 1-based line and column (UTF-16 code units), as editors show them. */
 export const Position = Type.Object(
   { line: Type.Integer({ minimum: 1 }), column: Type.Integer({ minimum: 1 }) },
-  { $id: 'Position', description: '1-based line and column (column in UTF-16 code units, as LSP)' },
+  { description: '1-based line and column (column in UTF-16 code units, as LSP)' },
 );
 export type Position = Static<typeof Position>;
 
 export const Range = Type.Object(
   { start: Position, end: Position },
-  { $id: 'Range', description: 'A range; `end` is exclusive, 1-based like `start`' },
+  { description: 'A range; `end` is exclusive, 1-based like `start`' },
 );
 export type Range = Static<typeof Range>;
 
@@ -25,7 +25,7 @@ export const ErrorResponse = Type.Object(
       message: Type.String({ description: 'What went wrong, naming the parameter and what is allowed' }),
     }, { additionalProperties: true }),
   },
-  { $id: 'ErrorResponse', description: 'Every error answer' },
+  { description: 'Every error answer' },
 );
 export type ErrorResponse = Static<typeof ErrorResponse>;
 

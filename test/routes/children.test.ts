@@ -37,7 +37,7 @@ t.test('Python: children of flask\'s Config at depth 1, 2 and all', async (t) =>
 });
 
 t.test('TypeScript: hover on and off, and the hover cap', async (t) => {
-  const app = await startApp(t, RXJS_SRC, { hover: { maxSymbols: 12 } });
+  const app = await startApp(t, RXJS_SRC, { hover: { maxSymbols: 25 } });
   const off = await getJson(app, '/children?file=internal/Subject.ts&line=17&column=14');
   t.equal(off.status, 200);
   t.equal(off.body.symbol.name, 'Subject');
@@ -55,9 +55,9 @@ t.test('TypeScript: hover on and off, and the hover cap', async (t) => {
   t.match(md.body, /^\| next \| Method \| \d+:\d+-\d+:\d+ \| \d+:\d+-\d+:\d+ \| Subject \| .*next\(value: T\): void/m);
 
   const many = await getJson(app, '/children?file=internal/Subject.ts&line=17&column=14&depth=all&include_hover=true');
-  t.ok(many.body.results.length > 12);
+  t.ok(many.body.results.length > 25);
   t.equal(many.body.hover.skipped, true, 'past hover.maxSymbols the hover is skipped');
-  t.match(many.body.hover.reason, /hover\.maxSymbols \(12\)/);
+  t.match(many.body.hover.reason, /hover\.maxSymbols \(25\)/);
   t.ok(many.body.results.every((c: Child) => c.hover === undefined));
 });
 

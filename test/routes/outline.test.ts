@@ -62,7 +62,7 @@ t.test('Python: outline of flask\'s config module, as JSON and as the seed\'s ma
   t.equal(config.kind, 'class');
   t.equal(config.line, 29);
   for (const method of ['__init__', 'from_envvar', 'from_pyfile', 'from_object', 'from_file', 'from_mapping', 'get_namespace']) {
-    t.equal(find(config.children, method)?.kind, method === '__init__' ? 'constructor' : 'method', `${method} is a method of Config`);
+    t.equal(find(config.children, method)?.kind, 'method', `${method} is a method of Config`);
   }
   t.match(find(config.children, 'from_mapping')!.symbolContent, /^ {4}def from_mapping\(/);
 
