@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import statusRoutes from './status.js';
 import outlineRoutes from './outline.js';
 import childrenRoutes from './children.js';
+import mcpRoutes from './mcp.js';
 
 /** Every route plugin, registered by app.ts in this order. */
-export const routes: FastifyPluginAsync[] = [statusRoutes, outlineRoutes, childrenRoutes];
+export const routes: FastifyPluginAsync[] = [statusRoutes, outlineRoutes, childrenRoutes, mcpRoutes];

@@ -54,6 +54,21 @@ export const PlumbConfig = Type.Object(
       },
       { default: {}, additionalProperties: false },
     ),
+    rateLimit: Type.Object(
+      {
+        max: Type.Integer({ minimum: 0, default: 3000, description: 'Requests per client address per window; 0 turns the limit off. Far above what an agent sends' }),
+        windowMs: Type.Integer({ minimum: 1000, maximum: 3600000, default: 60000, description: 'Length of the rate-limit window' }),
+        exemptLoopback: Type.Boolean({ default: true, description: 'Requests from 127.0.0.1 and ::1 are never limited' }),
+      },
+      { default: {}, additionalProperties: false },
+    ),
+    mcp: Type.Object(
+      {
+        maxSessions: Type.Integer({ minimum: 1, maximum: 10000, default: 64, description: 'MCP sessions kept at once over HTTP; a new one past this ends the least recently used' }),
+        idleTimeoutMs: Type.Integer({ minimum: 10000, default: 1800000, description: 'An MCP session unused this long is ended (its client starts a new one)' }),
+      },
+      { default: {}, additionalProperties: false },
+    ),
     index: Type.Object(
       {
         include: Type.Array(Type.String(), { default: [], description: 'Glob patterns; when set, only matching files are indexed' }),

@@ -1,0 +1,29 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { PlumbApp } from '../../src/app.js';
+
+/** Listens on a free loopback port and connects the SDK's own client to /mcp. */
+export async function connectHttp(
+  t: { teardown(fn: () => Promise<void> | void): void },
+  app: PlumbApp,
+  headers: Record<string, string> = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport; url: URL }> {
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const url = new URL('/mcp', address);
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  const client = new Client({ name: 'plumb-test', version: '0.0.0' });
+  await client.connect(transport);
+  t.teardown(() => client.close());
+  return { client, transport, url };
+}
+
+/** A tool result's text content, joined. */
+export function textOf(result: CallToolResult): string {
+  return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+}
+
+/** callTool's result typed as a tool result (the SDK's union also allows the old toolResult shape). */
+export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}

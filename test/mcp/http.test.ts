@@ -1,0 +1,117 @@
+import t from 'tap';
+import { FLASK, RXJS_SRC, getJson, startApp } from '../helpers.js';
+import { call, connectHttp, textOf } from './helpers.js';
+
+interface Node { name: string; kind: string; line: number; children: Node[]; symbolContent?: string }
+
+t.test('an MCP client lists the tools over Streamable HTTP, each with input and output schemas', async (t) => {
+  const app = await startApp(t, FLASK);
+  const { client } = await connectHttp(t, app);
+  t.equal(client.getServerVersion()?.name, 'plumb');
+  t.match(client.getInstructions(), /symbol_outline/);
+  const { tools } = await client.listTools();
+  const names = tools.map((tool) => tool.name);
+  for (const name of ['symbol_outline', 'get_symbol_children', 'index_status']) t.ok(names.includes(name), `${name} listed`);
+  for (const tool of tools) {
+    t.equal(tool.inputSchema.type, 'object', `${tool.name} takes an object`);
+    t.notOk(tool.inputSchema.properties && 'format' in tool.inputSchema.properties, `${tool.name} has no format argument`);
+    t.equal(tool.outputSchema?.type, 'object', `${tool.name} declares its output`);
+    t.match(tool.description, /Example: \{/, `${tool.name} shows an example call`);
+    t.equal(tool.annotations?.readOnlyHint, true);
+  }
+  const outline = tools.find((tool) => tool.name === 'symbol_outline')!;
+  t.same(outline.inputSchema.required, ['file']);
+  t.match(JSON.stringify(outline.outputSchema), /"\$ref":"#\/\$defs\/OutlineNode"/, 'the recursive node is a local $ref');
+});
+
+t.test('symbol_outline on flask\'s config.py: markdown text and the route\'s JSON', async (t) => {
+  const app = await startApp(t, FLASK);
+  const { client } = await connectHttp(t, app);
+  const result = await call(client, 'symbol_outline', { file: 'config.py', display_code_for: 'Config.from_pyfile' });
+  t.notOk(result.isError, result.isError ? textOf(result) : 'answered');
+  const body = result.structuredContent as { file: string; language: string; results: Node[] };
+  t.equal(body.file, 'config.py');
+  t.equal(body.language, 'python');
+  const config = body.results.find((node) => node.name === 'Config')!;
+  t.equal(config.kind, 'class');
+  t.equal(config.line, 29);
+  const fromPyfile = config.children.find((node) => node.name === 'from_pyfile')!;
+  t.equal(fromPyfile.kind, 'method');
+  t.match(fromPyfile.symbolContent, /def from_pyfile\(self, filename: str/);
+  const text = textOf(result);
+  t.match(text, /^# Outline of config\.py/);
+  t.match(text, /- \*\*Config\*\* \(`Class`\) L29/);
+  t.match(text, /```python\n\s+def from_pyfile/);
+
+  const http = await getJson(app, '/outline?file=config.py&display_code_for=Config.from_pyfile');
+  const { elapsedMs: _a, ...viaHttp } = http.body;
+  const { elapsedMs: _b, ...viaMcp } = result.structuredContent as Record<string, unknown>;
+  t.same(viaMcp, viaHttp, 'the same answer as GET /outline');
+});
+
+t.test('get_symbol_children of rxjs Subject and index_status', async (t) => {
+  const app = await startApp(t, RXJS_SRC);
+  const { client } = await connectHttp(t, app);
+  // A model may send depth as a number: understood as the string the schema lists.
+  const result = await call(client, 'get_symbol_children', { file: 'internal/Subject.ts', line: 17, column: 14, depth: 1 });
+  t.notOk(result.isError, result.isError ? textOf(result) : 'answered');
+  const body = result.structuredContent as { symbol: { name: string; kind: string }; depth: number; results: { name: string; kind: string; parent: string; depth: number }[] };
+  t.equal(body.symbol.name, 'Subject');
+  t.equal(body.symbol.kind, 'class');
+  t.equal(body.depth, 1);
+  const names = body.results.map((child) => child.name);
+  for (const name of ['observers', 'next', 'error', 'complete', 'unsubscribe', 'asObservable']) t.ok(names.includes(name), `${name} is a child`);
+  t.ok(body.results.every((child) => child.parent === 'Subject' && child.depth === 1));
+  const text = textOf(result);
+  t.match(text, /^# Children of Subject \(`Class`\) in internal\/Subject\.ts:17/);
+  t.match(text, /\| NAME \| KIND \| RANGE \| SELECTION \| PARENT \| HOVER_INFO \|/);
+  t.match(text, /\| next \| Method \| \d+:\d+-\d+:\d+ \|/);
+
+  const status = await call(client, 'index_status', {});
+  t.notOk(status.isError);
+  const statusBody = status.structuredContent as { root: string; servers: { language: string; state: string }[] };
+  t.equal(statusBody.root, RXJS_SRC);
+  t.ok(statusBody.servers.some((server) => server.language === 'typescript' && server.state !== 'stopped'), 'the TypeScript server the call started is listed');
+  t.match(textOf(status), /^# plumb /);
+});
+
+t.test('bad calls are tool errors with the message the HTTP route gives', async (t) => {
+  const app = await startApp(t, RXJS_SRC);
+  const { client } = await connectHttp(t, app);
+  const cases: { args: Record<string, unknown>; query: string }[] = [
+    { args: { file: 'internal/Subject.ts', line: 0, column: 1 }, query: 'file=internal/Subject.ts&line=0&column=1' },
+    { args: { file: 'internal/Subject.ts', line: 17 }, query: 'file=internal/Subject.ts&line=17' },
+    { args: { file: 'internal/Subject.ts', line: 17, column: 14, depth: '5' }, query: 'file=internal/Subject.ts&line=17&column=14&depth=5' },
+    { args: { file: '../../package.json', line: 1, column: 1 }, query: 'file=../../package.json&line=1&column=1' },
+    { args: { file: 'internal/Nope.ts', line: 1, column: 1 }, query: 'file=internal/Nope.ts&line=1&column=1' },
+  ];
+  for (const { args, query } of cases) {
+    const result = await call(client, 'get_symbol_children', args);
+    const http = await getJson(app, `/children?${query}`);
+    t.ok(http.status >= 400 && http.status < 500, `HTTP ${http.status} for ${query}`);
+    t.equal(result.isError, true, `tool error for ${JSON.stringify(args)}`);
+    t.equal(result.content[0]?.type === 'text' ? result.content[0].text : undefined, http.body.error.message, `same message: ${http.body.error.message}`);
+  }
+  await t.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }), /Unknown tool 'no_such_tool'/);
+});
+
+t.test('sessions: a request without a session or with an ended one is refused; DELETE ends a session', async (t) => {
+  const app = await startApp(t, RXJS_SRC);
+  const { client, transport, url } = await connectHttp(t, app);
+  const sessionId = transport.sessionId!;
+  t.ok(sessionId, 'initialize gave a session id');
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+
+  const noSession = await fetch(url, { method: 'POST', headers, body: ping });
+  t.equal(noSession.status, 400);
+  t.match(await noSession.json(), { error: { message: /no Mcp-Session-Id/ } });
+
+  const unknown = await fetch(url, { method: 'POST', headers: { ...headers, 'mcp-session-id': 'nope' }, body: ping });
+  t.equal(unknown.status, 404);
+
+  await client.ping();
+  await transport.terminateSession();
+  const ended = await fetch(url, { method: 'POST', headers: { ...headers, 'mcp-session-id': sessionId }, body: ping });
+  t.equal(ended.status, 404, 'the ended session is gone');
+});
