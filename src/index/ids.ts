@@ -1,0 +1,22 @@
+import { createHash } from 'node:crypto';
+import type { ExtractedSymbol } from './types.js';
+
+/**
+ * Stable ids: a hash of file, qualified name, kind and the ordinal among same-named symbols of
+ * that kind in the file (overloads), so an unchanged symbol keeps its id across restarts and
+ * re-indexing. 12 base64url characters (72 bits): short, URL-safe, collision-free in practice.
+ */
+export function symbolIds(file: string, symbols: readonly ExtractedSymbol[]): string[] {
+  const seen = new Map<string, number>();
+  return symbols.map((symbol) => {
+    const key = `${symbol.qualifiedName}\u0000${symbol.kind}${symbol.forwardDeclaration ? '\u0000fwd' : ''}`;
+    const ordinal = seen.get(key) ?? 0;
+    seen.set(key, ordinal + 1);
+    return createHash('sha1').update(`${file}\u0000${key}\u0000${ordinal}`).digest('base64url').slice(0, 12);
+  });
+}
+
+/** The content hash recorded per file (reuse on restart compares it when size or mtime moved). */
+export function contentHash(content: Uint8Array): string {
+  return createHash('sha1').update(content).digest('base64url');
+}

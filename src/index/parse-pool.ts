@@ -1,0 +1,119 @@
+/**
+ * Worker threads that parse files in parallel, fed from one queue. Each worker loads its own
+ * tree-sitter runtime and grammars (module state is per thread).
+ */
+import os from 'node:os';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+import type { ExtractedSymbol, LanguageId } from './types.js';
+
+export interface ParseTask {
+  id: number;
+  absolute: string;
+  language: LanguageId;
+  /** The stored hash: an equal hash means the file's symbols are unchanged and it is not parsed. */
+  previousHash?: string;
+}
+
+export type ParseResult =
+  | { id: number; outcome: 'parsed'; hash: string; size: number; symbols: ExtractedSymbol[] }
+  | { id: number; outcome: 'unchanged'; hash: string; size: number }
+  | { id: number; outcome: 'failed'; error: string };
+
+/** Tasks handed to a worker at once, so it never waits on the main thread between files. */
+const IN_FLIGHT_PER_WORKER = 4;
+
+interface Pending {
+  task: ParseTask;
+  resolve: (result: ParseResult) => void;
+}
+
+/** Crashed threads are replaced; past this many crashes the pool fails its tasks instead. */
+const MAX_CRASHES = 16;
+
+interface Slot {
+  worker: Worker;
+  running: Map<number, Pending>;
+}
+
+export class ParsePool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Pending[] = [];
+  private readonly script: URL | string;
+  private readonly workerOptions: WorkerOptions;
+  private nextId = 1;
+  private crashes = 0;
+  private closed = false;
+
+  constructor(size: number = os.availableParallelism()) {
+    if (import.meta.url.endsWith('.ts')) {
+      // Under tsx (tests, bench) the worker is TypeScript too, and Node 20 does not carry tsx's loader into workers.
+      const api = import.meta.resolve('tsx/esm/api');
+      this.script = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(new URL('./parse-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`;
+      this.workerOptions = { eval: true };
+    } else {
+      this.script = new URL('./parse-worker.js', import.meta.url);
+      this.workerOptions = {};
+    }
+    for (let i = 0; i < Math.max(1, size); i++) this.slots.push(this.spawn());
+  }
+
+  get size(): number {
+    return this.slots.length;
+  }
+
+  parse(task: Omit<ParseTask, 'id'>): Promise<ParseResult> {
+    if (this.closed) return Promise.resolve({ id: 0, outcome: 'failed', error: 'parser pool closed' });
+    return new Promise((resolve) => {
+      this.queue.push({ task: { ...task, id: this.nextId++ }, resolve });
+      this.pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const pending of this.queue.splice(0)) pending.resolve({ id: pending.task.id, outcome: 'failed', error: 'parser pool closed' });
+    await Promise.all(this.slots.map(({ worker }) => worker.terminate()));
+  }
+
+  private spawn(): Slot {
+    const slot: Slot = { worker: new Worker(this.script, this.workerOptions), running: new Map() };
+    // An idle pool must not keep the process alive; a busy one must.
+    slot.worker.unref();
+    slot.worker.on('message', (result: ParseResult) => {
+      const pending = slot.running.get(result.id);
+      slot.running.delete(result.id);
+      pending?.resolve(result);
+      if (slot.running.size === 0) slot.worker.unref();
+      this.pump();
+    });
+    let failure = 'parser thread exited';
+    slot.worker.on('error', (error) => {
+      failure = error.message;
+    });
+    slot.worker.on('exit', () => {
+      for (const [id, pending] of slot.running) pending.resolve({ id, outcome: 'failed', error: failure });
+      slot.running.clear();
+      if (this.closed) return;
+      this.crashes++;
+      if (this.crashes > MAX_CRASHES) {
+        for (const pending of this.queue.splice(0)) pending.resolve({ id: pending.task.id, outcome: 'failed', error: failure });
+        return;
+      }
+      const index = this.slots.indexOf(slot);
+      if (index >= 0) this.slots[index] = this.spawn();
+      this.pump();
+    });
+    return slot;
+  }
+
+  private pump(): void {
+    for (const slot of this.slots) {
+      while (slot.running.size < IN_FLIGHT_PER_WORKER && this.queue.length > 0) {
+        const pending = this.queue.shift() as Pending;
+        slot.running.set(pending.task.id, pending);
+        slot.worker.ref();
+        slot.worker.postMessage(pending.task);
+      }
+    }
+  }
+}

@@ -1,0 +1,429 @@
+/**
+ * The embedded SymbolStore: one SQLite database per workspace (WAL). Every search tier is an
+ * indexed lookup (name, lower(name), humps, FTS5 over names and signatures); nothing scans the
+ * symbols in JavaScript per query.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { NormalizedKind } from '../kinds.js';
+import { VERSION } from '../version.js';
+import { symbolIds } from './ids.js';
+import { fuzzyPattern, humpsOf, prefixEnd, qualifierMatches, rankOf } from './ranking.js';
+import type {
+  FileState, FileUpdate, MatchTier, PackageInfo, PackageRef, PackageSymbolsSpec, SearchHit, SearchPage, SearchSpec,
+  StoreCounts, StoredSymbol, SymbolFilters, SymbolStore,
+} from './store.js';
+import type { LanguageId, Parameter } from './types.js';
+
+/** Bump when the tables, or what the extractor stores in them, change: a mismatch rebuilds. */
+export const SCHEMA_VERSION = 3;
+
+const SCHEMA = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE packages (
+  id INTEGER PRIMARY KEY, name TEXT NOT NULL, path TEXT NOT NULL, manifest TEXT, external INTEGER NOT NULL,
+  UNIQUE (name, path)
+);
+CREATE INDEX packages_lower ON packages (lower(name));
+CREATE TABLE files (
+  id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime REAL NOT NULL, hash TEXT NOT NULL,
+  language TEXT NOT NULL, package_id INTEGER NOT NULL, external INTEGER NOT NULL, symbol_count INTEGER NOT NULL
+);
+CREATE INDEX files_package ON files (package_id);
+CREATE TABLE symbols (
+  id INTEGER PRIMARY KEY, sid TEXT NOT NULL, file_id INTEGER NOT NULL,
+  name TEXT NOT NULL, name_lower TEXT NOT NULL, humps TEXT NOT NULL, kind TEXT NOT NULL,
+  qualified_name TEXT NOT NULL, containing_type TEXT,
+  sl INTEGER NOT NULL, sc INTEGER NOT NULL, el INTEGER NOT NULL, ec INTEGER NOT NULL,
+  nl INTEGER NOT NULL, nc INTEGER NOT NULL, nel INTEGER NOT NULL, nec INTEGER NOT NULL,
+  signature TEXT NOT NULL, parameters TEXT NOT NULL, return_type TEXT, doc TEXT,
+  definition INTEGER NOT NULL, fwd INTEGER NOT NULL, external INTEGER NOT NULL, rank INTEGER NOT NULL,
+  bases TEXT NOT NULL, language TEXT NOT NULL, package_id INTEGER NOT NULL
+);
+CREATE INDEX symbols_sid ON symbols (sid);
+CREATE INDEX symbols_name ON symbols (name);
+CREATE INDEX symbols_name_lower ON symbols (name_lower);
+CREATE INDEX symbols_humps ON symbols (humps);
+CREATE INDEX symbols_file ON symbols (file_id);
+CREATE INDEX symbols_package ON symbols (package_id);
+-- Distinct humps: the fuzzy tier scans these (few) instead of every symbol.
+CREATE TABLE humps (h TEXT PRIMARY KEY) WITHOUT ROWID;
+-- Substrings of names (trigrams) and words of signatures; rowid = symbols.id.
+CREATE VIRTUAL TABLE name_text USING fts5 (name, tokenize = 'trigram', content = '', contentless_delete = 1);
+CREATE VIRTUAL TABLE sig_text USING fts5 (signature, tokenize = 'unicode61', content = '', contentless_delete = 1);
+`;
+
+const SYMBOL_COLUMNS = `s.sid, s.name, s.kind, f.path AS file, s.sl, s.sc, s.el, s.ec, s.nl, s.nc, s.nel, s.nec,
+  s.containing_type, s.qualified_name, s.signature, s.parameters, s.return_type, p.name AS package, s.language,
+  s.definition, s.fwd, s.external, s.doc, s.bases`;
+const SYMBOL_JOINS = 'JOIN files f ON f.id = s.file_id JOIN packages p ON p.id = s.package_id';
+const ORDER_IN_TIER = 'ORDER BY s.rank, s.name, f.path, s.nl, s.nc';
+
+interface SymbolRow {
+  sid: string; name: string; kind: string; file: string;
+  sl: number; sc: number; el: number; ec: number; nl: number; nc: number; nel: number; nec: number;
+  containing_type: string | null; qualified_name: string; signature: string; parameters: string; return_type: string | null;
+  package: string; language: string; definition: number; fwd: number; external: number; doc: string | null; bases: string;
+}
+
+type SqlValue = string | number | null;
+interface SqlPart { sql: string; params: SqlValue[] }
+
+export interface SqliteStoreOptions {
+  /** The database file; its directory is created. */
+  file: string;
+}
+
+export class SqliteSymbolStore implements SymbolStore {
+  private readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
+  private readonly packageIds = new Map<string, number>();
+
+  private constructor(db: Database.Database) {
+    this.db = db;
+  }
+
+  /** Opens (or creates) the database; a different schema version or plumb version starts it afresh. */
+  static open(options: SqliteStoreOptions): SqliteSymbolStore {
+    mkdirSync(path.dirname(options.file), { recursive: true });
+    let db = openDatabase(options.file);
+    const version = readVersion(db);
+    if (version !== fingerprint()) {
+      db.close();
+      for (const suffix of ['', '-wal', '-shm']) rmSync(options.file + suffix, { force: true });
+      db = openDatabase(options.file);
+      db.exec(SCHEMA);
+      db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('version', fingerprint());
+    }
+    return new SqliteSymbolStore(db);
+  }
+
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  async search(spec: SearchSpec): Promise<SearchPage> {
+    const sources = spec.tiers.flatMap((tier) => {
+      const source = tierSource(tier, spec);
+      return source ? [{ tier, source }] : [];
+    });
+    const counts = sources.map(({ source }) => {
+      const rows = this.statement(`SELECT s.fwd AS fwd, count(*) AS n FROM ${source.from} WHERE ${source.where} GROUP BY s.fwd`).all(...source.params) as Array<{ fwd: number; n: number }>;
+      return { main: rows.find((r) => r.fwd === 0)?.n ?? 0, fwd: rows.find((r) => r.fwd === 1)?.n ?? 0 };
+    });
+    const totalMatches = counts.reduce((sum, c) => sum + c.main, 0);
+    const forwardDeclarations = counts.reduce((sum, c) => sum + c.fwd, 0);
+
+    // Pages over the tiers in order; forward declarations come after everything when asked for.
+    const segments = sources.map((s, i) => ({ ...s, fwd: 0, count: counts[i].main }));
+    if (spec.includeForwardDeclarations) segments.push(...sources.map((s, i) => ({ ...s, fwd: 1, count: counts[i].fwd })));
+    const results: SearchHit[] = [];
+    let skip = spec.offset;
+    for (const segment of segments) {
+      if (results.length >= spec.limit) break;
+      if (skip >= segment.count) {
+        skip -= segment.count;
+        continue;
+      }
+      const { from, where, params } = segment.source;
+      const rows = this.statement(`SELECT ${SYMBOL_COLUMNS} FROM ${from} ${SYMBOL_JOINS} WHERE ${where} AND s.fwd = ${segment.fwd} ${ORDER_IN_TIER} LIMIT ? OFFSET ?`)
+        .all(...params, spec.limit - results.length, skip) as SymbolRow[];
+      skip = 0;
+      for (const row of rows) results.push({ symbol: toSymbol(row), tier: segment.tier });
+    }
+    return { results, totalMatches, forwardDeclarations };
+  }
+
+  async symbolById(id: string): Promise<StoredSymbol | undefined> {
+    const row = this.statement(`SELECT ${SYMBOL_COLUMNS} FROM symbols s ${SYMBOL_JOINS} WHERE s.sid = ? LIMIT 1`).get(id) as SymbolRow | undefined;
+    return row ? toSymbol(row) : undefined;
+  }
+
+  async listPackages(): Promise<PackageInfo[]> {
+    const rows = this.statement(`SELECT p.id, p.name, p.path, p.manifest, p.external, count(f.id) AS files, coalesce(sum(f.symbol_count), 0) AS symbols
+      FROM packages p LEFT JOIN files f ON f.package_id = p.id GROUP BY p.id ORDER BY p.external, p.name, p.path`).all() as Array<{ id: number; name: string; path: string; manifest: string | null; external: number; files: number; symbols: number }>;
+    const languages = new Map<number, { language: string; n: number }>();
+    for (const row of this.statement('SELECT package_id, language, count(*) AS n FROM files GROUP BY package_id, language').all() as Array<{ package_id: number; language: string; n: number }>) {
+      const best = languages.get(row.package_id);
+      if (!best || row.n > best.n) languages.set(row.package_id, { language: row.language, n: row.n });
+    }
+    return rows.map((row) => ({
+      name: row.name,
+      path: row.path,
+      manifest: row.manifest,
+      language: (languages.get(row.id)?.language ?? null) as LanguageId | null,
+      symbols: row.symbols,
+      files: row.files,
+      external: row.external === 1,
+    }));
+  }
+
+  async packageSymbols(spec: PackageSymbolsSpec): Promise<{ results: StoredSymbol[]; total: number; forwardDeclarations: number }> {
+    const where: SqlPart = { sql: 's.package_id IN (SELECT id FROM packages WHERE name = ?)', params: [spec.packageName] };
+    if (spec.kinds?.length) {
+      where.sql += ` AND s.kind IN (${spec.kinds.map(() => '?').join(', ')})`;
+      where.params.push(...spec.kinds);
+    }
+    const counts = this.statement(`SELECT s.fwd AS fwd, count(*) AS n FROM symbols s WHERE ${where.sql} GROUP BY s.fwd`).all(...where.params) as Array<{ fwd: number; n: number }>;
+    const total = counts.find((c) => c.fwd === 0)?.n ?? 0;
+    const forwardDeclarations = counts.find((c) => c.fwd === 1)?.n ?? 0;
+    const fwdFilter = spec.includeForwardDeclarations ? '' : ' AND s.fwd = 0';
+    const rows = this.statement(`SELECT ${SYMBOL_COLUMNS} FROM symbols s ${SYMBOL_JOINS} WHERE ${where.sql}${fwdFilter} ORDER BY s.fwd, f.path, s.nl, s.nc LIMIT ? OFFSET ?`)
+      .all(...where.params, spec.limit, spec.offset) as SymbolRow[];
+    return { results: rows.map(toSymbol), total, forwardDeclarations };
+  }
+
+  async counts(): Promise<StoreCounts> {
+    const row = this.statement('SELECT count(*) AS files, coalesce(sum(symbol_count), 0) AS symbols FROM files').get() as { files: number; symbols: number };
+    return { files: row.files, symbols: row.symbols };
+  }
+
+  async languageCounts(): Promise<Array<{ language: LanguageId; files: number; symbols: number }>> {
+    return this.statement('SELECT language, count(*) AS files, coalesce(sum(symbol_count), 0) AS symbols FROM files GROUP BY language ORDER BY symbols DESC, language')
+      .all() as Array<{ language: LanguageId; files: number; symbols: number }>;
+  }
+
+  async fileStates(): Promise<Map<string, FileState>> {
+    const states = new Map<string, FileState>();
+    for (const row of this.statement('SELECT path, size, mtime, hash FROM files').all() as Array<{ path: string; size: number; mtime: number; hash: string }>) {
+      states.set(row.path, { size: row.size, mtimeMs: row.mtime, hash: row.hash });
+    }
+    return states;
+  }
+
+  async write(updates: FileUpdate[], removed: string[], touched: Array<{ file: string; size: number; mtimeMs: number }> = []): Promise<void> {
+    const fileId = this.statement('SELECT id FROM files WHERE path = ?');
+    const dropText = [
+      this.statement('DELETE FROM name_text WHERE rowid IN (SELECT id FROM symbols WHERE file_id = ?)'),
+      this.statement('DELETE FROM sig_text WHERE rowid IN (SELECT id FROM symbols WHERE file_id = ?)'),
+    ];
+    const dropSymbols = this.statement('DELETE FROM symbols WHERE file_id = ?');
+    const dropFile = this.statement('DELETE FROM files WHERE id = ?');
+    const touch = this.statement('UPDATE files SET size = ?, mtime = ? WHERE path = ?');
+    const upsertFile = this.statement(`INSERT INTO files (path, size, mtime, hash, language, package_id, external, symbol_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, hash = excluded.hash, language = excluded.language,
+      package_id = excluded.package_id, external = excluded.external, symbol_count = excluded.symbol_count RETURNING id`);
+    const insertSymbol = this.statement(`INSERT INTO symbols (sid, file_id, name, name_lower, humps, kind, qualified_name, containing_type,
+      sl, sc, el, ec, nl, nc, nel, nec, signature, parameters, return_type, doc, definition, fwd, external, rank, bases, language, package_id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const insertHumps = this.statement('INSERT OR IGNORE INTO humps (h) VALUES (?)');
+    const insertName = this.statement('INSERT INTO name_text (rowid, name) VALUES (?, ?)');
+    const insertSig = this.statement('INSERT INTO sig_text (rowid, signature) VALUES (?, ?)');
+
+    const dropFileContent = (id: number): void => {
+      for (const statement of dropText) statement.run(id);
+      dropSymbols.run(id);
+    };
+    this.db.transaction(() => {
+      for (const file of removed) {
+        const row = fileId.get(file) as { id: number } | undefined;
+        if (!row) continue;
+        dropFileContent(row.id);
+        dropFile.run(row.id);
+      }
+      for (const t of touched) touch.run(t.size, t.mtimeMs, t.file);
+      for (const update of updates) {
+        const packageId = this.packageId(update.package);
+        const existing = fileId.get(update.file) as { id: number } | undefined;
+        if (existing) dropFileContent(existing.id);
+        const { id } = upsertFile.get(update.file, update.size, update.mtimeMs, update.hash, update.language, packageId, update.external ? 1 : 0, update.symbols.length) as { id: number };
+        const ids = symbolIds(update.file, update.symbols);
+        update.symbols.forEach((symbol, i) => {
+          const humps = humpsOf(symbol.name);
+          const { lastInsertRowid } = insertSymbol.run(
+            ids[i], id, symbol.name, symbol.name.toLowerCase(), humps, symbol.kind, symbol.qualifiedName, symbol.containingType,
+            symbol.range.start.line, symbol.range.start.column, symbol.range.end.line, symbol.range.end.column,
+            symbol.selectionRange.start.line, symbol.selectionRange.start.column, symbol.selectionRange.end.line, symbol.selectionRange.end.column,
+            symbol.signature, JSON.stringify(symbol.parameters), symbol.returnType, symbol.doc,
+            symbol.definition ? 1 : 0, symbol.forwardDeclaration ? 1 : 0, update.external ? 1 : 0, rankOf(update.external, symbol.definition),
+            JSON.stringify(symbol.bases), symbol.language, packageId,
+          );
+          insertHumps.run(humps);
+          insertName.run(lastInsertRowid, symbol.name);
+          insertSig.run(lastInsertRowid, signatureText(symbol.signature, symbol.returnType));
+        });
+      }
+    })();
+  }
+
+  async registerPackages(packages: PackageRef[]): Promise<void> {
+    this.db.transaction(() => {
+      for (const ref of packages) this.packageId(ref);
+    })();
+  }
+
+  async prunePackages(keep: PackageRef[]): Promise<void> {
+    const wanted = new Set(keep.map((ref) => `${ref.name}\u0000${ref.path}`));
+    const rows = this.statement('SELECT p.id, p.name, p.path, (SELECT count(*) FROM files f WHERE f.package_id = p.id) AS files FROM packages p').all() as Array<{ id: number; name: string; path: string; files: number }>;
+    const drop = this.statement('DELETE FROM packages WHERE id = ?');
+    this.db.transaction(() => {
+      for (const row of rows) {
+        if (row.files > 0 || wanted.has(`${row.name}\u0000${row.path}`)) continue;
+        drop.run(row.id);
+        this.packageIds.delete(`${row.name}\u0000${row.path}`);
+      }
+    })();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  private packageId(ref: PackageRef): number {
+    const key = `${ref.name}\u0000${ref.path}`;
+    let id = this.packageIds.get(key);
+    if (id === undefined) {
+      const row = this.statement(`INSERT INTO packages (name, path, manifest, external) VALUES (?, ?, ?, ?)
+        ON CONFLICT (name, path) DO UPDATE SET manifest = excluded.manifest, external = excluded.external RETURNING id`)
+        .get(ref.name, ref.path, ref.manifest, ref.external ? 1 : 0) as { id: number };
+      id = row.id;
+      this.packageIds.set(key, id);
+    }
+    return id;
+  }
+}
+
+function openDatabase(file: string): Database.Database {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode keeps every committed transaction across a process kill (only an OS crash can lose the last ones).
+  db.pragma('synchronous = NORMAL');
+  db.pragma('temp_store = MEMORY');
+  db.pragma('cache_size = -65536');
+  db.pragma('mmap_size = 1073741824');
+  db.function('plumb_qualified', { deterministic: true }, (qualifiedName: unknown, name: unknown, qualifier: unknown) =>
+    qualifierMatches(String(qualifiedName), String(name), String(qualifier)) ? 1 : 0);
+  return db;
+}
+
+function readVersion(db: Database.Database): string | undefined {
+  try {
+    const row = db.prepare("SELECT value FROM meta WHERE key = 'version'").get() as { value: string } | undefined;
+    return row?.value;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The schema version and the plumb version: a new release may extract differently, so it rebuilds. */
+function fingerprint(): string {
+  return `${SCHEMA_VERSION}/${VERSION}`;
+}
+
+/** Signature words plus the return type, which some languages' signatures leave out. */
+function signatureText(signature: string, returnType: string | null): string {
+  return returnType && !signature.includes(returnType) ? `${signature} ${returnType}` : signature;
+}
+
+/** An FTS5 phrase: the text quoted, inner quotes doubled, so operators in a query are just text. */
+function phrase(text: string): string {
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+function filterSql(filters: SymbolFilters, qualifier: string | undefined): SqlPart {
+  const parts: string[] = [];
+  const params: SqlValue[] = [];
+  if (filters.kinds?.length) {
+    parts.push(`s.kind IN (${filters.kinds.map(() => '?').join(', ')})`);
+    params.push(...filters.kinds);
+  }
+  if (filters.packages?.length) {
+    parts.push(`s.package_id IN (SELECT id FROM packages WHERE name IN (${filters.packages.map(() => '?').join(', ')}))`);
+    params.push(...filters.packages);
+  }
+  if (filters.language) {
+    parts.push('s.language = ?');
+    params.push(filters.language);
+  }
+  if (filters.userOnly) parts.push('s.external = 0');
+  if (filters.containingType) {
+    parts.push('s.containing_type = ?');
+    params.push(filters.containingType);
+  }
+  if (qualifier) {
+    parts.push('plumb_qualified(s.qualified_name, s.name, ?)');
+    params.push(qualifier);
+  }
+  return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
+}
+
+interface TierSql { from: string; where: string; params: SqlValue[] }
+
+/**
+ * The FROM/WHERE of one tier, made disjoint from the tiers before it so counts add up and a
+ * symbol is listed once, in its best tier. Undefined when the tier cannot apply to the query.
+ */
+function tierSource(tier: MatchTier, spec: SearchSpec): TierSql | undefined {
+  const q = spec.name;
+  const ql = q.toLowerCase();
+  const filters = filterSql(spec, spec.qualifier);
+  const fuzzy = fuzzyPattern(q);
+  const notFuzzy = fuzzy ? ' AND NOT (s.humps LIKE ?)' : '';
+  const notFuzzyParams = fuzzy ? [fuzzy] : [];
+  let base: TierSql;
+  switch (tier) {
+    case 'exact':
+      base = { from: 'symbols s', where: 's.name = ?', params: [q] };
+      break;
+    case 'exact_case_insensitive':
+      base = { from: 'symbols s', where: 's.name_lower = ? AND s.name <> ?', params: [ql, q] };
+      break;
+    case 'prefix':
+      base = { from: 'symbols s', where: 's.name_lower > ? AND s.name_lower < ?', params: [ql, prefixEnd(ql)] };
+      break;
+    case 'fuzzy':
+      if (!fuzzy) return undefined;
+      base = {
+        from: 'humps h JOIN symbols s ON s.humps = h.h',
+        where: 'h.h >= ? AND h.h < ? AND h.h LIKE ? AND instr(s.name_lower, ?) <> 1',
+        params: [ql[0], prefixEnd(ql[0]), fuzzy, ql],
+      };
+      break;
+    case 'substring':
+      base = ql.length >= 3
+        ? { from: 'name_text JOIN symbols s ON s.id = name_text.rowid', where: `name_text MATCH ? AND instr(s.name_lower, ?) > 1${notFuzzy}`, params: [phrase(q), ql, ...notFuzzyParams] }
+        // Trigrams need three characters; shorter substrings fall back to a scan of names.
+        : { from: 'symbols s', where: `instr(s.name_lower, ?) > 1${notFuzzy}`, params: [ql, ...notFuzzyParams] };
+      break;
+    case 'signature':
+      if (spec.qualifier || !/[A-Za-z0-9_]/.test(q)) return undefined;
+      base = {
+        from: 'sig_text JOIN symbols s ON s.id = sig_text.rowid',
+        where: `sig_text MATCH ? AND instr(s.name_lower, ?) = 0${notFuzzy}`,
+        params: [`${phrase(q)}*`, ql, ...notFuzzyParams],
+      };
+      break;
+  }
+  return { from: base.from, where: base.where + filters.sql, params: [...base.params, ...filters.params] };
+}
+
+function toSymbol(row: SymbolRow): StoredSymbol {
+  return {
+    id: row.sid,
+    name: row.name,
+    kind: row.kind as NormalizedKind,
+    file: row.file,
+    line: row.nl,
+    column: row.nc,
+    range: { start: { line: row.sl, column: row.sc }, end: { line: row.el, column: row.ec } },
+    selectionRange: { start: { line: row.nl, column: row.nc }, end: { line: row.nel, column: row.nec } },
+    containingType: row.containing_type,
+    qualifiedName: row.qualified_name,
+    signature: row.signature,
+    parameters: JSON.parse(row.parameters) as Parameter[],
+    returnType: row.return_type,
+    package: row.package,
+    language: row.language as LanguageId,
+    definition: row.definition === 1,
+    forwardDeclaration: row.fwd === 1,
+    external: row.external === 1,
+    doc: row.doc,
+    bases: JSON.parse(row.bases) as string[],
+  };
+}

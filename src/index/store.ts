@@ -1,0 +1,146 @@
+/**
+ * The storage contract of the symbol index. The use cases (src/symbols/) and the builder talk to
+ * this interface only, so a PostgreSQL backend can implement it without touching them; every
+ * method is async for that reason even though the SQLite backend answers synchronously.
+ */
+import type { NormalizedKind } from '../kinds.js';
+import type { Range } from '../../schemas/common.js';
+import type { ExtractedSymbol, LanguageId, Parameter } from './types.js';
+
+/** One symbol as stored and answered: the extracted facts plus identity, file and package. */
+export interface StoredSymbol {
+  id: string;
+  name: string;
+  kind: NormalizedKind;
+  /** Root-relative with `/` for workspace files; absolute for files of an extra root. */
+  file: string;
+  line: number;
+  column: number;
+  range: Range;
+  selectionRange: Range;
+  containingType: string | null;
+  qualifiedName: string;
+  signature: string;
+  parameters: Parameter[];
+  returnType: string | null;
+  package: string;
+  language: LanguageId;
+  definition: boolean;
+  forwardDeclaration: boolean;
+  external: boolean;
+  doc: string | null;
+  bases: string[];
+}
+
+export interface PackageInfo {
+  name: string;
+  /** Directory of the manifest (root-relative, `.` for the root; absolute under an extra root). */
+  path: string;
+  /** The manifest file name (`package.json`, `go.mod`...), or null for a directory-named package. */
+  manifest: string | null;
+  /** The most common language among its indexed files, or null when it has none. */
+  language: LanguageId | null;
+  symbols: number;
+  files: number;
+  external: boolean;
+}
+
+/** The match tiers, best first (DESIGN.md "Matching"). */
+export const MATCH_TIERS = ['exact', 'exact_case_insensitive', 'prefix', 'fuzzy', 'substring', 'signature'] as const;
+export type MatchTier = (typeof MATCH_TIERS)[number];
+
+export interface SymbolFilters {
+  kinds?: NormalizedKind[];
+  /** Package names (already resolved to the names the store holds). */
+  packages?: string[];
+  language?: LanguageId;
+  /** true: workspace files only; false: extra roots too. */
+  userOnly?: boolean;
+  containingType?: string;
+}
+
+export interface SearchSpec extends SymbolFilters {
+  /** The name to look for: the last segment of a qualified query. */
+  name: string;
+  /** Qualifier of a qualified query (`leveldb` in `leveldb::Iterator`), separators normalized to `.`. */
+  qualifier?: string;
+  /** Which tiers to consult; `exact` mode uses the first two. */
+  tiers: readonly MatchTier[];
+  offset: number;
+  limit: number;
+  includeForwardDeclarations: boolean;
+}
+
+export interface PackageSymbolsSpec {
+  packageName: string;
+  kinds?: NormalizedKind[];
+  offset: number;
+  limit: number;
+  includeForwardDeclarations: boolean;
+}
+
+export interface SearchHit {
+  symbol: StoredSymbol;
+  tier: MatchTier;
+}
+
+export interface SearchPage {
+  results: SearchHit[];
+  /** Matches that are not forward declarations. */
+  totalMatches: number;
+  /** Forward declarations that matched (grouped out unless asked for). */
+  forwardDeclarations: number;
+}
+
+export interface FileState {
+  size: number;
+  mtimeMs: number;
+  hash: string;
+}
+
+/** A file's new content for the index: its symbols replace whatever the store held for it. */
+export interface FileUpdate {
+  /** Stored path (see StoredSymbol.file). */
+  file: string;
+  size: number;
+  mtimeMs: number;
+  hash: string;
+  language: LanguageId;
+  package: PackageRef;
+  external: boolean;
+  symbols: ExtractedSymbol[];
+}
+
+export interface PackageRef {
+  name: string;
+  path: string;
+  manifest: string | null;
+  external: boolean;
+}
+
+export interface StoreCounts {
+  files: number;
+  symbols: number;
+}
+
+export interface SymbolStore {
+  // The query side: only reads.
+  search(spec: SearchSpec): Promise<SearchPage>;
+  symbolById(id: string): Promise<StoredSymbol | undefined>;
+  listPackages(): Promise<PackageInfo[]>;
+  /** Symbols of every package with this exact name, ordered by file then position; forward declarations last. */
+  packageSymbols(spec: PackageSymbolsSpec): Promise<{ results: StoredSymbol[]; total: number; forwardDeclarations: number }>;
+  counts(): Promise<StoreCounts>;
+  /** Symbol counts per language, most first. */
+  languageCounts(): Promise<Array<{ language: LanguageId; files: number; symbols: number }>>;
+
+  // The build side.
+  fileStates(): Promise<Map<string, FileState>>;
+  /** Applies updates and removals in one transaction: a crash loses nothing already committed. */
+  write(updates: FileUpdate[], removed: string[], touched?: Array<{ file: string; size: number; mtimeMs: number }>): Promise<void>;
+  /** Makes sure packages exist even when none of their files hold a symbol. */
+  registerPackages(packages: PackageRef[]): Promise<void>;
+  /** Drops packages that no longer have a manifest nor a file. */
+  prunePackages(keep: PackageRef[]): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,369 @@
+/**
+ * The symbol index of one workspace: opens its store, builds it (walk, diff against what is
+ * stored, parse the changed files in worker threads, commit in batches), keeps it fresh with a
+ * watcher, and reports progress. The query side reads through `store` only.
+ */
+import { createHash } from 'node:crypto';
+import { lstat, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import type { PlumbConfig } from '../config.js';
+import { isManifestFile, PackageResolver } from './manifests.js';
+import { ParsePool } from './parse-pool.js';
+import { SqliteSymbolStore } from './sqlite-store.js';
+import type { FileUpdate, PackageRef, SymbolStore } from './store.js';
+import { RootFilter, storedPath, walkRoot, walkRoots, type IndexRoot, type WalkedFile, type WalkResult } from './walker.js';
+import { DirectoryWatcher } from './watcher.js';
+
+export interface IndexProgress {
+  state: 'building' | 'ready';
+  filesIndexed: number;
+  filesTotal: number;
+  symbols: number;
+}
+
+export interface BuildSummary {
+  filesTotal: number;
+  /** Files parsed this time (new or changed content). */
+  filesParsed: number;
+  /** Files whose size and mtime (or content hash) matched the store: not parsed. */
+  filesReused: number;
+  filesRemoved: number;
+  filesFailed: number;
+  symbols: number;
+  elapsedMs: number;
+}
+
+export interface IndexLogger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface SymbolIndexOptions {
+  /** The workspace root (real path). */
+  root: string;
+  config: PlumbConfig;
+  cacheDir: string;
+  logger?: IndexLogger;
+}
+
+/** Commit when a batch holds this many files or symbols, or has waited this long. */
+const BATCH_FILES = 500;
+const BATCH_SYMBOLS = 50_000;
+const BATCH_MS = 200;
+
+const SILENT: IndexLogger = { info: () => undefined, warn: () => undefined };
+
+export class SymbolIndex {
+  readonly store: SymbolStore;
+  readonly databaseFile: string;
+  private readonly options: SymbolIndexOptions;
+  private readonly logger: IndexLogger;
+  private readonly progressValue: IndexProgress = { state: 'building', filesIndexed: 0, filesTotal: 0, symbols: 0 };
+  private readonly listeners = new Set<(progress: IndexProgress) => void>();
+  private readonly resolver = new PackageResolver();
+  private filters: RootFilter[] = [];
+  private pool: ParsePool | undefined;
+  private watcher: DirectoryWatcher | undefined;
+  private building: Promise<BuildSummary> | undefined;
+  /** Serializes writes: the build's batches and the watcher's updates never interleave. */
+  private writing: Promise<unknown> = Promise.resolve();
+  private changesDuringBuild = new Set<string>();
+  private closed = false;
+
+  private constructor(options: SymbolIndexOptions, store: SymbolStore, databaseFile: string) {
+    this.options = options;
+    this.store = store;
+    this.databaseFile = databaseFile;
+    this.logger = options.logger ?? SILENT;
+  }
+
+  /** Opens the workspace's database under the cache directory (created, or rebuilt on a schema change). */
+  static async open(options: SymbolIndexOptions): Promise<SymbolIndex> {
+    const file = databaseFileFor(options.cacheDir, options.root);
+    const store = SqliteSymbolStore.open({ file });
+    const index = new SymbolIndex(options, store, file);
+    const counts = await store.counts();
+    index.progressValue.symbols = counts.symbols;
+    index.progressValue.filesIndexed = counts.files;
+    index.progressValue.filesTotal = counts.files;
+    return index;
+  }
+
+  status(): IndexProgress {
+    return { ...this.progressValue };
+  }
+
+  get isBuilding(): boolean {
+    return this.progressValue.state === 'building';
+  }
+
+  onProgress(listener: (progress: IndexProgress) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Builds (or brings up to date) the index; concurrent calls share one build. */
+  build(): Promise<BuildSummary> {
+    this.building ??= this.runBuild().finally(() => {
+      this.building = undefined;
+    });
+    return this.building;
+  }
+
+  /** Builds in the background, then watches the workspace when config.index.watch is on. */
+  start(): void {
+    const watch = this.options.config.index.watch;
+    void this.build().then(
+      () => {
+        if (watch && !this.closed) this.flushChangesDuringBuild();
+      },
+      (error: unknown) => this.logger.warn(`index build failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.watcher?.close();
+    await this.pool?.close();
+    this.pool = undefined;
+    await this.writing.catch(() => undefined);
+    await this.building?.catch(() => undefined);
+    await this.store.close();
+  }
+
+  /** Re-indexes changed paths (files, or directories created or deleted); used by the watcher and tests. */
+  async applyChanges(paths: string[]): Promise<void> {
+    if (this.building) {
+      for (const p of paths) this.changesDuringBuild.add(p);
+      return;
+    }
+    const updates: FileUpdate[] = [];
+    const removed = new Set<string>();
+    const stored = await this.store.fileStates();
+    const pool = this.parsePool();
+    await Promise.all(paths.map(async (absolute) => {
+      const filter = this.filters.find((f) => isInside(absolute, f.root.path));
+      if (!filter) return;
+      const name = path.basename(absolute);
+      if (name === '.gitignore') filter.forgetGitignore(path.dirname(absolute));
+      if (isManifestFile(name)) this.resolver.forget(path.dirname(absolute));
+      let stats;
+      try {
+        stats = await lstat(absolute);
+      } catch {
+        stats = undefined;
+      }
+      if (!stats) {
+        // Gone: the file, or a whole directory of them.
+        const key = storedPath(filter.root, absolute);
+        if (stored.has(key)) removed.add(key);
+        const prefix = key === '.' ? '' : `${key}/`;
+        for (const file of stored.keys()) if (file.startsWith(prefix) && prefix !== '') removed.add(file);
+        this.watcher?.remove(absolute);
+        return;
+      }
+      if (stats.isDirectory()) {
+        if (this.watcher?.has(absolute) || !filter.acceptsDirectoryChain(absolute)) return;
+        // A new directory (a checkout, an unpacked tree): walk it and watch what it holds.
+        const result: WalkResult = { files: [], directories: [], listings: new Map() };
+        await walkRoot(filter, result, absolute);
+        for (const directory of result.directories) this.watcher?.add(directory);
+        for (const file of result.files) {
+          const update = await this.parseOne(pool, file, stored.get(file.stored)?.hash);
+          if (update) updates.push(update);
+        }
+        return;
+      }
+      if (!stats.isFile()) return;
+      const language = filter.acceptsPath(absolute);
+      if (!language) return;
+      const file: WalkedFile = { absolute, stored: storedPath(filter.root, absolute), root: filter.root, language, size: stats.size, mtimeMs: stats.mtimeMs };
+      const update = await this.parseOne(pool, file, stored.get(file.stored)?.hash);
+      if (update) updates.push(update);
+    }));
+    if (updates.length === 0 && removed.size === 0) return;
+    await this.serialized(() => this.store.write(updates, [...removed]));
+    await this.refreshCounts();
+  }
+
+  private async parseOne(pool: ParsePool, file: WalkedFile, previousHash: string | undefined): Promise<FileUpdate | undefined> {
+    const result = await pool.parse({ absolute: file.absolute, language: file.language, previousHash });
+    if (result.outcome !== 'parsed') return undefined;
+    return this.toUpdate(file, result.hash, result.size, result.symbols);
+  }
+
+  private toUpdate(file: WalkedFile, hash: string, size: number, symbols: FileUpdate['symbols']): FileUpdate {
+    return {
+      file: file.stored,
+      size,
+      mtimeMs: file.mtimeMs,
+      hash,
+      language: file.language,
+      package: this.packageOf(file.absolute, file.root),
+      external: file.root.external,
+      symbols,
+    };
+  }
+
+  private packageOf(absolute: string, root: IndexRoot): PackageRef {
+    return this.resolver.packageOf(absolute, root.path, root.external, (directory) => storedPath(root, directory));
+  }
+
+  private parsePool(): ParsePool {
+    this.pool ??= new ParsePool(this.options.config.index.workers);
+    return this.pool;
+  }
+
+  private async resolveRoots(): Promise<IndexRoot[]> {
+    const roots: IndexRoot[] = [{ path: this.options.root, external: false }];
+    for (const extra of this.options.config.index.extraRoots) {
+      try {
+        const real = await realpath(path.resolve(this.options.root, extra));
+        if (!roots.some((r) => r.path === real)) roots.push({ path: real, external: true });
+      } catch {
+        this.logger.warn(`index: extra root '${extra}' does not exist; skipped`);
+      }
+    }
+    return roots;
+  }
+
+  private async runBuild(): Promise<BuildSummary> {
+    const started = performance.now();
+    this.setProgress({ state: 'building' });
+    const config = this.options.config.index;
+    const roots = await this.resolveRoots();
+    const skip = [this.options.cacheDir];
+    this.filters = roots.map((root) => new RootFilter(root, { include: root.external ? [] : config.include, exclude: config.exclude, skip }));
+    const walk = await walkRoots(this.filters);
+    if (config.watch && !this.closed) this.watchDirectories(walk.directories);
+
+    // Packages from every manifest seen, so a package without symbols still exists.
+    const packages = new Map<string, PackageRef>();
+    for (const [directory, entries] of walk.listings) {
+      const manifest = this.resolver.noteDirectory(directory, entries);
+      const root = this.filters.find((f) => isInside(directory, f.root.path))?.root;
+      if (manifest && root) packages.set(`${manifest.name}\u0000${directory}`, { name: manifest.name, path: storedPath(root, directory), manifest: manifest.file, external: root.external });
+    }
+
+    const stored = await this.store.fileStates();
+    const walked = new Set(walk.files.map((f) => f.stored));
+    const removed = [...stored.keys()].filter((file) => !walked.has(file));
+    const toParse = walk.files.filter((file) => {
+      const state = stored.get(file.stored);
+      return !state || state.size !== file.size || state.mtimeMs !== file.mtimeMs;
+    });
+    for (const file of walk.files) {
+      const ref = this.packageOf(file.absolute, file.root);
+      packages.set(`${ref.name}\u0000${ref.path}`, ref);
+    }
+    await this.serialized(async () => {
+      await this.store.registerPackages([...packages.values()]);
+      if (removed.length) await this.store.write([], removed);
+    });
+    const summary: BuildSummary = {
+      filesTotal: walk.files.length,
+      filesParsed: 0,
+      filesReused: walk.files.length - toParse.length,
+      filesRemoved: removed.length,
+      filesFailed: 0,
+      symbols: 0,
+      elapsedMs: 0,
+    };
+    await this.refreshCounts();
+    this.setProgress({ filesTotal: walk.files.length, filesIndexed: summary.filesReused });
+
+    if (toParse.length > 0) {
+      const pool = this.parsePool();
+      let batch: FileUpdate[] = [];
+      let touched: Array<{ file: string; size: number; mtimeMs: number }> = [];
+      let batchSymbols = 0;
+      let lastFlush = performance.now();
+      let flushing: Promise<void> = Promise.resolve();
+      const flush = (): void => {
+        const updates = batch;
+        const touches = touched;
+        const done = updates.length + touches.length;
+        batch = [];
+        touched = [];
+        batchSymbols = 0;
+        lastFlush = performance.now();
+        flushing = flushing.then(() => this.serialized(async () => {
+          if (this.closed) return;
+          await this.store.write(updates, [], touches);
+          this.progressValue.symbols += updates.reduce((sum, u) => sum + u.symbols.length, 0);
+          this.setProgress({ filesIndexed: this.progressValue.filesIndexed + done });
+        }));
+      };
+      await Promise.all(toParse.map(async (file) => {
+        const previous = stored.get(file.stored);
+        const result = await pool.parse({ absolute: file.absolute, language: file.language, previousHash: previous?.hash });
+        if (this.closed) return;
+        if (result.outcome === 'parsed') {
+          summary.filesParsed++;
+          batch.push(this.toUpdate(file, result.hash, result.size, result.symbols));
+          batchSymbols += result.symbols.length;
+        } else if (result.outcome === 'unchanged') {
+          summary.filesReused++;
+          touched.push({ file: file.stored, size: file.size, mtimeMs: file.mtimeMs });
+        } else {
+          summary.filesFailed++;
+          this.logger.warn(`index: ${file.stored}: ${result.error}`);
+          this.setProgress({ filesIndexed: this.progressValue.filesIndexed + 1 });
+        }
+        if (batch.length + touched.length >= BATCH_FILES || batchSymbols >= BATCH_SYMBOLS || performance.now() - lastFlush >= BATCH_MS) flush();
+      }));
+      flush();
+      await flushing;
+    }
+    await this.serialized(() => this.store.prunePackages([...packages.values()]));
+    await this.refreshCounts();
+    this.setProgress({ state: 'ready', filesIndexed: walk.files.length });
+    summary.symbols = this.progressValue.symbols;
+    summary.elapsedMs = Math.round(performance.now() - started);
+    this.logger.info(`index ready: ${summary.filesTotal} files (${summary.filesParsed} parsed, ${summary.filesReused} reused, ${summary.filesRemoved} removed), ${summary.symbols} symbols in ${summary.elapsedMs} ms`);
+    return summary;
+  }
+
+  private watchDirectories(directories: string[]): void {
+    this.watcher ??= new DirectoryWatcher((paths) => void this.applyChanges(paths).catch((error: unknown) => {
+      this.logger.warn(`index: re-indexing changed files failed: ${error instanceof Error ? error.message : String(error)}`);
+    }));
+    // Only the workspace is watched: extra roots (engines, libraries) rarely change under a session.
+    const workspace = this.options.root;
+    for (const directory of directories) if (isInside(directory, workspace)) this.watcher.add(directory);
+  }
+
+  private flushChangesDuringBuild(): void {
+    const paths = [...this.changesDuringBuild];
+    this.changesDuringBuild.clear();
+    if (paths.length) void this.applyChanges(paths);
+  }
+
+  private async refreshCounts(): Promise<void> {
+    const counts = await this.store.counts();
+    this.progressValue.symbols = counts.symbols;
+  }
+
+  private setProgress(change: Partial<IndexProgress>): void {
+    Object.assign(this.progressValue, change);
+    for (const listener of this.listeners) listener(this.status());
+  }
+
+  private serialized<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.writing.then(work, work);
+    this.writing = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/** `<cacheDir>/<root name>-<hash of root>/index.sqlite`: one database per workspace. */
+export function databaseFileFor(cacheDir: string, root: string): string {
+  const hash = createHash('sha256').update(root).digest('hex').slice(0, 16);
+  const name = path.basename(root).replace(/[^A-Za-z0-9._-]/g, '_') || 'root';
+  return path.join(cacheDir, `${name}-${hash}`, 'index.sqlite');
+}
+
+function isInside(absolute: string, root: string): boolean {
+  const relative = path.relative(root, absolute);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
