@@ -54,8 +54,9 @@ t.test('refuses a non-loopback address without a token', async (t) => {
   t.match(result.stderr, /refusing to listen on 0\.0\.0\.0 without a token/);
 });
 
-t.test('serve answers /health and stops on SIGTERM', async (t) => {
+t.test('serve answers over HTTP and stops on SIGTERM, leaving no language server behind', async (t) => {
   const root = tempDir(t);
+  writeFileSync(path.join(root, 'shapes.py'), 'class Square:\n    def area(self) -> int:\n        return 4\n');
   const child = spawn(process.execPath, ['--import=tsx', CLI, 'serve', root, '--port', '0', '--cache-dir', tempDir(t)], { cwd: REPO });
   let output = '';
   const address = await new Promise<string>((resolve, reject) => {
@@ -68,9 +69,16 @@ t.test('serve answers /health and stops on SIGTERM', async (t) => {
     child.stderr.on('data', onData);
     child.once('exit', () => reject(new Error(`exited early: ${output}`)));
   });
-  const health = await fetch(`${address}/health`);
-  t.equal(health.status, 200);
+  t.equal((await fetch(`${address}/health`)).status, 200);
+  const outline = await fetch(`${address}/outline?file=shapes.py`);
+  t.equal(outline.status, 200);
+  t.match(await outline.json(), { results: [{ name: 'Square', children: [{ name: 'area' }] }] });
+  const status = (await (await fetch(`${address}/status`)).json()) as { servers: { language: string; pid: number | null }[] };
+  const pid = status.servers.find((s) => s.language === 'python')?.pid;
+  t.ok(pid, 'pyright is running');
+
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.kill('SIGTERM');
   t.equal(await exited, 0, 'clean exit on SIGTERM');
+  t.throws(() => process.kill(pid!, 0), { code: 'ESRCH' }, 'the language server is gone too');
 });
