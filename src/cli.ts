@@ -9,7 +9,9 @@ const MAIN_HELP = `plumb ${VERSION} — solution-wide code navigation over HTTP 
 
 Usage:
   plumb serve [ROOT] [options]   Serve the workspace at ROOT (default: the current directory)
-  plumb --help                   This text; 'plumb serve --help' lists the serve options
+  plumb mcp [ROOT] [options]     Serve the same workspace's MCP tools over stdio, for MCP clients
+                                 that start their servers as processes
+  plumb --help                   This text; 'plumb serve --help' and 'plumb mcp --help' list options
   plumb --version                The version
 
 Configuration: ROOT/plumb.json (or --config FILE), then environment variables
@@ -32,6 +34,27 @@ Options:
   --allow-unprotected Listen on a non-loopback address without a token
   -h, --help          This text
 `;
+
+const MCP_HELP = `Usage: plumb mcp [ROOT] [options]
+
+Serves the MCP tools of the workspace at ROOT (default: the current directory) over
+stdio: JSON-RPC on stdin and stdout, logs on stderr. The same tools as /mcp of
+'plumb serve'. For a client's config: {"command": "plumb", "args": ["mcp", "/path/to/repo"]}.
+
+Options:
+  --config FILE       Config file (default ROOT/plumb.json when it exists)
+  --log-level LEVEL   fatal, error, warn (default here), info, debug, trace or silent
+  --cache-dir DIR     Where plumb keeps its index and compile databases
+                      (default $XDG_CACHE_HOME/plumb or ~/.cache/plumb)
+  -h, --help          This text
+`;
+
+const MCP_OPTIONS = {
+  config: { type: 'string' },
+  'log-level': { type: 'string' },
+  'cache-dir': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} satisfies ParseArgsConfig['options'];
 
 const SERVE_OPTIONS = {
   host: { type: 'string' },
@@ -57,6 +80,7 @@ async function main(argv: string[]): Promise<number> {
   }
   try {
     if (command === 'serve') return await serve(rest);
+    if (command === 'mcp') return await mcp(rest);
     throw new UsageError(`unknown command '${command}'; see 'plumb --help'`);
   } catch (error) {
     if (error instanceof ConfigError || error instanceof UsageError) {
@@ -73,10 +97,11 @@ interface CommonArgs {
   values: Record<string, string | boolean | undefined>;
 }
 
-function parseCommon(args: string[], help: string): CommonArgs | undefined {
+function parseCommon(args: string[], help: string, options: typeof MCP_OPTIONS | typeof SERVE_OPTIONS = SERVE_OPTIONS): CommonArgs | undefined {
   let parsed;
   try {
-    parsed = parseArgs({ args, options: SERVE_OPTIONS, allowPositionals: true, strict: true });
+    // MCP_OPTIONS is a subset of SERVE_OPTIONS: the flags it lacks are rejected by strict parsing and read as undefined.
+    parsed = parseArgs({ args, options: options as typeof SERVE_OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\n\n${help}`);
   }
@@ -125,6 +150,20 @@ async function serve(args: string[]): Promise<number> {
   process.once('SIGTERM', () => stop('SIGTERM'));
   await app.listen({ host: config.host, port: config.port });
   app.log.info(`plumb serving ${root}; API description at /openapi.json`);
+  return -1;
+}
+
+async function mcp(args: string[]): Promise<number> {
+  const common = parseCommon(args, MCP_HELP, MCP_OPTIONS);
+  if (!common) return 0;
+  const { root, config } = common;
+  const { buildApp } = await import('./app.js');
+  const { serveMcpOverStdio } = await import('./mcp/stdio.js');
+  // stdout carries the protocol: logs go to stderr, quieter unless asked.
+  const level = common.values['log-level'] === undefined && !process.env.PLUMB_LOG_LEVEL ? 'warn' : config.logLevel;
+  const app = await buildApp({ root, config, logger: { level, stream: process.stderr } });
+  await app.ready();
+  await serveMcpOverStdio(app);
   return -1;
 }
 

@@ -1,0 +1,54 @@
+import path from 'node:path';
+import t from 'tap';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { FLASK, REPO, RXJS_SRC, tempDir } from '../helpers.js';
+import { call, textOf } from './helpers.js';
+
+/** `plumb mcp ROOT` as a client would start it, from the sources. */
+async function connectStdio(t: Parameters<typeof tempDir>[0] & { teardown(fn: () => Promise<void> | void): void }, root: string): Promise<{ client: Client; stderr: () => string }> {
+  const cache = tempDir(t, 'plumb-cache-');
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import=tsx', path.join(REPO, 'src/cli.ts'), 'mcp', root],
+    cwd: REPO,
+    env: { ...process.env, PLUMB_CACHE_DIR: cache, PLUMB_LOG_LEVEL: 'warn' } as Record<string, string>,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const client = new Client({ name: 'plumb-stdio-test', version: '0.0.0' });
+  await client.connect(transport);
+  t.teardown(() => client.close());
+  return { client, stderr: () => stderr };
+}
+
+t.test('plumb mcp ROOT over stdio: the same tools, real answers on flask', async (t) => {
+  const { client, stderr } = await connectStdio(t, FLASK);
+  const { tools } = await client.listTools();
+  t.same(tools.map((tool) => tool.name).slice(0, 3).sort(), ['get_symbol_children', 'index_status', 'symbol_outline']);
+
+  const outline = await call(client, 'symbol_outline', { file: 'config.py', depth: 1 });
+  t.notOk(outline.isError, outline.isError ? textOf(outline) : 'answered');
+  const body = outline.structuredContent as { results: { name: string; kind: string; children: unknown[] }[] };
+  t.ok(body.results.some((node) => node.name === 'Config' && node.kind === 'class'), 'class Config at the top level');
+  t.ok(body.results.every((node) => node.children.length === 0), 'depth 1 only');
+  t.match(textOf(outline), /- \*\*ConfigAttribute\*\* \(`Class`\)/);
+
+  const bad = await call(client, 'symbol_outline', { file: '/etc/passwd' });
+  t.equal(bad.isError, true);
+  t.match(textOf(bad), /^Parameter 'file'.*outside the workspace root/);
+  t.notMatch(stderr(), /"level":(50|60)/, 'no errors logged');
+});
+
+t.test('plumb mcp over stdio: children of rxjs Subject at depth 2', async (t) => {
+  const { client } = await connectStdio(t, RXJS_SRC);
+  const result = await call(client, 'get_symbol_children', { file: 'internal/Subject.ts', line: 17, column: 14, depth: '2' });
+  t.notOk(result.isError, result.isError ? textOf(result) : 'answered');
+  const body = result.structuredContent as { symbol: { name: string }; results: { name: string; depth: number }[] };
+  t.equal(body.symbol.name, 'Subject');
+  t.ok(body.results.some((child) => child.name === 'next' && child.depth === 1));
+  t.ok(body.results.every((child) => child.depth <= 2));
+});
