@@ -14,7 +14,6 @@ export const python: LanguageDescriptor = {
       analysis: {
         // Workspace-wide diagnostics would make pyright check every file after each change.
         diagnosticMode: 'openFilesOnly',
-        typeCheckingMode: 'off',
         autoSearchPaths: true,
         useLibraryCodeForTypes: true,
       },

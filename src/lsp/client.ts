@@ -174,7 +174,17 @@ export class LspClient {
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     this.connection = connection;
     this.registerHandlers(connection);
-    connection.onError(([error]) => this.options.logger.debug({ language: this.options.language.id, err: error }, 'language server connection error'));
+    // A closed pipe means the process is gone or going; acting on it at once spares requests the wait for 'exit'.
+    const lost = (reason: string): void => {
+      if (this.stopping || child !== this.child) return;
+      this.kill();
+      this.handleExit(child, reason);
+    };
+    connection.onClose(() => lost('closed its connection'));
+    connection.onError(([error, message]) => {
+      this.options.logger.debug({ language: this.options.language.id, err: error }, 'language server connection error');
+      if (message !== undefined || child.stdin?.destroyed) lost(`cannot be written to (${error.message})`);
+    });
     connection.listen();
 
     const params: InitializeParams = {
@@ -462,8 +472,8 @@ export class LspClient {
       }
       return new PlumbError('server_unavailable', `${this.serverName} failed ${method}: ${error.message}`, { retryAfter: 1, details: { method, lspCode: error.code } });
     }
-    if (!this.running) return this.unavailable(`stopped answering ${method} (${this.lastError ?? this.state})`, error);
-    return new PlumbError('server_unavailable', `${this.serverName} failed ${method}: ${error instanceof Error ? error.message : String(error)}`, { retryAfter: 1, details: { method } });
+    // Anything else is the connection failing under the request (EPIPE, disposed): the server is gone.
+    return this.unavailable(`stopped answering ${method} (${error instanceof Error ? error.message : String(error)})`, error);
   }
 }
 

@@ -1,0 +1,30 @@
+import t from 'tap';
+import { SymbolKind } from 'vscode-languageserver-protocol';
+import { findSymbol, FLASK, isAlive, makePool, timed } from './helpers.js';
+
+// pyright on Debian's python3-flask.
+const flask = makePool(FLASK);
+t.teardown(() => flask.close());
+
+t.test('document symbols of the Flask class come back from pyright', async (t) => {
+  const first = await timed(() => flask.documentSymbols('app.py'));
+  const app = findSymbol(first.value, 'Flask', SymbolKind.Class);
+  t.ok(app, 'class Flask found');
+  const members = (app?.children ?? []).map((child) => child.name);
+  t.ok(members.includes('__init__') && members.includes('wsgi_app'), '__init__ and wsgi_app are its children');
+  const warm = await timed(() => flask.documentSymbols('app.py'));
+  t.equal(warm.value.length, first.value.length);
+  t.comment(`pyright documentSymbol flask/app.py: first ${first.ms} ms (server start included), warm ${warm.ms} ms`);
+});
+
+t.test('a second file is answered by the running server', async (t) => {
+  const { value, ms } = await timed(() => flask.documentSymbols('blueprints.py'));
+  t.ok(findSymbol(value, 'Blueprint', SymbolKind.Class));
+  t.comment(`pyright documentSymbol flask/blueprints.py (server warm, file new): ${ms} ms`);
+});
+
+t.test('shutdown stops pyright', async (t) => {
+  const pid = flask.pool.status().find((server) => server.language === 'python')!.pid!;
+  await flask.pool.shutdown();
+  t.notOk(isAlive(pid));
+});
