@@ -4,6 +4,7 @@ import { cacheDirectory, type PlumbConfig } from './config.js';
 import { handleError } from './http-errors.js';
 import { Workspace } from './workspace.js';
 import { LspPool } from './lsp/pool.js';
+import { SymbolIndex } from './index/symbol-index.js';
 import type { Services } from './services.js';
 import { routes } from '../routes/index.js';
 
@@ -39,11 +40,14 @@ export async function buildApp(options: BuildAppOptions): Promise<PlumbApp> {
   const workspace = new Workspace(options.root);
   const cacheDir = cacheDirectory(options.config);
   const lsp = new LspPool({ config: options.config, workspace, cacheDir, logger: app.log });
-  const services: Services = { config: options.config, workspace, cacheDir, logger: app.log, lsp, startedAt: Date.now() };
+  const index = await SymbolIndex.open({ root: workspace.root, config: options.config, cacheDir, logger: app.log });
+  const services: Services = { config: options.config, workspace, cacheDir, logger: app.log, lsp, index, startedAt: Date.now() };
   app.decorate('plumb', services);
   app.addHook('onClose', async () => {
-    await lsp.shutdown();
+    await Promise.all([lsp.shutdown(), index.close()]);
   });
+  // The first build runs in the background: answers meanwhile say they are partial.
+  index.start();
 
   for (const route of routes) await app.register(route);
   return app;

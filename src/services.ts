@@ -2,8 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { PlumbConfig } from './config.js';
 import type { Workspace } from './workspace.js';
 import type { LspPool } from './lsp/pool.js';
-import type { Static } from 'typebox';
-import type { IndexStatus } from '../schemas/status.js';
+import type { SymbolIndex } from './index/symbol-index.js';
 
 /**
  * What the use cases need, built once by app.ts and handed to routes (app.plumb) and MCP tools.
@@ -16,6 +15,6 @@ export interface Services {
   logger: FastifyBaseLogger;
   lsp: LspPool;
   startedAt: number;
-  /** The symbol index (src/index/); absent until it is wired in. */
-  index?: { status(): Static<typeof IndexStatus> };
+  /** The symbol index (src/index/): the store the search use cases read, and build progress. */
+  index: SymbolIndex;
 }

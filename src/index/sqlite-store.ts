@@ -164,6 +164,11 @@ export class SqliteSymbolStore implements SymbolStore {
     }));
   }
 
+  async packageNamesLike(name: string): Promise<string[]> {
+    const rows = this.statement('SELECT DISTINCT name FROM packages WHERE lower(name) = lower(?)').all(name) as Array<{ name: string }>;
+    return rows.map((row) => row.name);
+  }
+
   async packageSymbols(spec: PackageSymbolsSpec): Promise<{ results: StoredSymbol[]; total: number; forwardDeclarations: number }> {
     const where: SqlPart = { sql: 's.package_id IN (SELECT id FROM packages WHERE name = ?)', params: [spec.packageName] };
     if (spec.kinds?.length) {

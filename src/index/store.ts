@@ -128,6 +128,8 @@ export interface SymbolStore {
   search(spec: SearchSpec): Promise<SearchPage>;
   symbolById(id: string): Promise<StoredSymbol | undefined>;
   listPackages(): Promise<PackageInfo[]>;
+  /** Distinct package names equal to `name`, ignoring case (the caller prefers an exact one). */
+  packageNamesLike(name: string): Promise<string[]>;
   /** Symbols of every package with this exact name, ordered by file then position; forward declarations last. */
   packageSymbols(spec: PackageSymbolsSpec): Promise<{ results: StoredSymbol[]; total: number; forwardDeclarations: number }>;
   counts(): Promise<StoreCounts>;

@@ -3,7 +3,7 @@ import type { HealthResponse, StatusResponse } from '../../schemas/status.js';
 import { VERSION } from '../version.js';
 
 export function readStatus(services: Services): StatusResponse {
-  const index = services.index?.status() ?? { state: 'ready' as const, filesIndexed: 0, filesTotal: 0, symbols: 0 };
+  const index = services.index.status();
   return {
     ready: index.state === 'ready',
     root: services.workspace.root,

@@ -1,0 +1,105 @@
+/**
+ * GET /symbols and get_symbol: solution-wide search by name and signature text over the index,
+ * ranked by DESIGN.md's tiers, with the list envelope and partial answers while the index builds.
+ */
+import { invalidParameter, PlumbError } from '../errors.js';
+import { SYMBOL_KINDS, type NormalizedKind } from '../kinds.js';
+import type { Services } from '../services.js';
+import { parseQuery } from '../index/ranking.js';
+import { MATCH_TIERS, type MatchTier, type StoredSymbol, type SymbolStore } from '../index/store.js';
+import type { IndexSymbol, SymbolSearchQuery, SymbolSearchResponse } from '../../schemas/symbols.js';
+import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from '../../schemas/symbols.js';
+
+const EXACT_TIERS: readonly MatchTier[] = ['exact', 'exact_case_insensitive'];
+
+export async function searchSymbols(services: Services, query: SymbolSearchQuery): Promise<SymbolSearchResponse> {
+  const started = performance.now();
+  const store = services.index.store;
+  const limit = checkLimit(query.limit);
+  const offset = query.offset ?? 0;
+  const includeForwardDeclarations = query.include_forward_declarations ?? false;
+
+  if (query.id !== undefined && query.id !== '') {
+    const symbol = await store.symbolById(query.id);
+    if (!symbol) throw new PlumbError('symbol_not_found', `Symbol with id '${query.id}' not found (the file changed or left the index); search by name again`, { details: { id: query.id } });
+    const results = offset === 0 ? [toIndexSymbol(symbol)] : [];
+    return { query: query.query ?? '', results, limit, offset, totalMatches: 1, truncated: false, forwardDeclarations: 0, ...partialOf(services), source: 'index', elapsedMs: elapsed(started) };
+  }
+
+  const text = query.query?.trim() ?? '';
+  if (text === '') throw new PlumbError('invalid_parameter', 'Search query must not be empty', { details: { parameter: 'query' } });
+  const { name, qualifier } = parseQuery(text);
+  const exact = query.match === 'exact';
+  const page = await store.search({
+    name,
+    qualifier,
+    tiers: exact ? EXACT_TIERS : MATCH_TIERS,
+    kinds: parseKinds(query.kind),
+    packages: query.package !== undefined ? [await resolvePackageName(store, query.package)] : undefined,
+    language: query.language,
+    userOnly: query.scope === 'user',
+    containingType: query.containingType?.trim() || undefined,
+    offset,
+    limit,
+    includeForwardDeclarations,
+  });
+  if (exact && page.totalMatches === 0 && page.forwardDeclarations === 0) {
+    throw new PlumbError('symbol_not_found', `Symbol '${text}' not found`, { details: { symbol: text } });
+  }
+  const listed = page.totalMatches + (includeForwardDeclarations ? page.forwardDeclarations : 0);
+  return {
+    query: text,
+    results: page.results.map((hit) => ({ ...toIndexSymbol(hit.symbol), match: hit.tier })),
+    limit,
+    offset,
+    totalMatches: page.totalMatches,
+    truncated: offset + page.results.length < listed,
+    forwardDeclarations: page.forwardDeclarations,
+    ...partialOf(services),
+    source: 'index',
+    elapsedMs: elapsed(started),
+  };
+}
+
+/** The limit, checked here too because MCP tools call the use case without the route's schema. */
+export function checkLimit(limit: number | undefined, max = SEARCH_LIMIT_MAX, fallback = SEARCH_LIMIT_DEFAULT): number {
+  if (limit === undefined) return fallback;
+  if (!Number.isInteger(limit) || limit < 1) throw invalidParameter('limit', `must be an integer from 1 to ${max}`);
+  if (limit > max) throw invalidParameter('limit', `must be at most ${max}`);
+  return limit;
+}
+
+/** `class` or `class,struct` → the kinds; an unknown kind is a 400 listing the allowed ones. */
+export function parseKinds(kind: string | undefined): NormalizedKind[] | undefined {
+  if (kind === undefined || kind.trim() === '') return undefined;
+  const kinds = kind.split(',').map((k) => k.trim().toLowerCase()).filter((k) => k !== '');
+  const unknown = kinds.filter((k) => !(SYMBOL_KINDS as readonly string[]).includes(k));
+  if (unknown.length > 0) throw invalidParameter('kind', `must be one or more of: ${SYMBOL_KINDS.join(', ')} (got '${unknown.join("', '")}')`);
+  return kinds as NormalizedKind[];
+}
+
+/** A package name as stored: exact first, else the one case-insensitive match; otherwise 404. */
+export async function resolvePackageName(store: SymbolStore, name: string): Promise<string> {
+  const candidates = await store.packageNamesLike(name);
+  if (candidates.includes(name)) return name;
+  if (candidates.length === 1) return candidates[0];
+  if (candidates.length > 1) {
+    throw new PlumbError('package_not_found', `Package '${name}' not found; names differing only in case: ${candidates.join(', ')}`, { details: { package: name, candidates } });
+  }
+  throw new PlumbError('package_not_found', `Package '${name}' not found`, { details: { package: name } });
+}
+
+/** partial + reason while the first build runs: answers come from what is indexed so far. */
+export function partialOf(services: Services): { partial?: true; reason?: string } {
+  const status = services.index.status();
+  if (status.state === 'ready') return {};
+  return { partial: true, reason: `The index is still building (${status.filesIndexed} of ${status.filesTotal} files indexed); results may be incomplete` };
+}
+
+export function toIndexSymbol(symbol: StoredSymbol): IndexSymbol {
+  return { ...symbol };
+}
+
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 100) / 100;
+}
