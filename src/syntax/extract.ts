@@ -61,6 +61,11 @@ export function extractFromTree(tree: Tree, spec: LanguageSpec, language: Langua
       }
       return;
     }
+    const hidden = spec.hidden?.(node, scope);
+    if (hidden) {
+      for (const inner of hidden) walk(inner, scope, depth + 1);
+      return;
+    }
     if (spec.wrappers.has(type)) {
       const wrapped = { ...scope, outer: scope.outer ?? node };
       walkChildren(node, spec.wrapperScope ? spec.wrapperScope(node, wrapped) : wrapped, depth);

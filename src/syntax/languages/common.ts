@@ -77,3 +77,15 @@ export function dedent(text: string): string {
   if (indent === Infinity || indent === 0) return text;
   return [lines[0], ...lines.slice(1).map((line) => line.slice(indent))].join('\n');
 }
+
+/**
+ * Declarations of `types` inside a function body that no other function or type in between
+ * encloses (local classes, nested functions): found by the grammar's own search, not a JS walk.
+ */
+export function nestedDeclarations(body: Node | null, types: string[], scopes: ReadonlySet<string>): Node[] {
+  if (!body) return [];
+  return body.descendantsOfType(types).filter((node) => {
+    for (let up = node.parent; up && up.id !== body.id; up = up.parent) if (scopes.has(up.type)) return false;
+    return true;
+  });
+}

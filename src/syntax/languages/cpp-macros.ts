@@ -10,6 +10,12 @@ const STANDALONE = /^[ \t]*[A-Z][A-Z0-9_]+[ \t]*\(/gm;
 /** An upper-case word between `class` and the class name: an export macro. */
 const EXPORT_MACRO = /\b(?:class|struct|union)\s+([A-Z_][A-Z0-9_]*)\s+(?=(?:alignas\s*\([^)]*\)\s*)?[A-Za-z_]\w*\s*(?:final\b|:[^:]|\{|<))/g;
 
+/** Export/visibility macros written before a return type or class name (`GTEST_API_ int f();`). */
+const EXPORT_WORD = /\b[A-Z][A-Z0-9_]*_(?:API|EXPORT|EXPORTS|DLL|DLLEXPORT)_?\b/g;
+
+/** An annotation macro after a parameter list (`~X() GTEST_LOCK_EXCLUDED_(mu) {`). */
+const TRAILING = /\)[ \t]*(?:const[ \t]*)?(?:noexcept[ \t]*)?([A-Z][A-Z0-9_]+[ \t]*\()/g;
+
 const MAX_ARGUMENTS = 4000;
 
 export function blankCppMacros(source: string): string {
@@ -26,8 +32,9 @@ export function blankCppMacros(source: string): string {
     const open = match.index + match[0].length - 1;
     const close = matchingParen(source, open);
     if (close < 0 || continuesMacro(source, match.index)) continue;
-    const after = restOfLine(source, close + 1);
-    if (after.trim() && !after.trim().startsWith('//')) continue;
+    // A statement-like call (`GTEST_DISALLOW_ASSIGN_(X);`) declares nothing tree-sitter could use.
+    const after = restOfLine(source, close + 1).trim().replace(/^;/, '').trim();
+    if (after && !after.startsWith('//')) continue;
     // `TEST(A, B) {` is a function-like macro with a body: keep it.
     if (nextCodeChar(source, close + 1) === '{') continue;
     cuts.push([match.index, close + 1]);
@@ -38,6 +45,20 @@ export function blankCppMacros(source: string): string {
     cuts.push([start, start + match[1].length]);
   }
 
+  for (const match of source.matchAll(TRAILING)) {
+    const start = match.index + match[0].length - match[1].length;
+    const close = matchingParen(source, match.index + match[0].length - 1);
+    if (close < 0) continue;
+    const next = nextCodeChar(source, close + 1);
+    if (next === '{' || next === ';' || next === ':' || next === '=') cuts.push([start, close + 1]);
+  }
+
+  for (const match of source.matchAll(EXPORT_WORD)) {
+    // On a preprocessor line the word is the macro being defined or tested: keep it.
+    if (!isDirectiveLine(source, match.index)) cuts.push([match.index, match.index + match[0].length]);
+  }
+
+  cuts.push(...unbalancedBranches(source));
   if (!cuts.length) return source;
   const chars = source.split('');
   for (const [from, to] of cuts) {
@@ -69,6 +90,11 @@ function matchingParen(source: string, open: number): number {
   return -1;
 }
 
+function isDirectiveLine(source: string, index: number): boolean {
+  const lineStart = source.lastIndexOf('\n', index) + 1;
+  return /^\s*#/.test(source.slice(lineStart, index));
+}
+
 function restOfLine(source: string, from: number): string {
   const end = source.indexOf('\n', from);
   return source.slice(from, end < 0 ? source.length : end);
@@ -86,4 +112,78 @@ function continuesMacro(source: string, lineStart: number): boolean {
   i--;
   if (source[i] === '\r') i--;
   return source[i] === '\\';
+}
+
+const DIRECTIVE = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b(.*)$/gm;
+
+interface Group {
+  /** Start of each branch's directive line; the first is the `#if`. */
+  branches: number[];
+  deltas: number[];
+  ifZero: boolean;
+}
+
+/**
+ * `#if A` / `#else` branches that each open a brace (`TEST(X, Y) {` twice) leave tree-sitter
+ * one brace short: keep the first branch, as ctags does, and blank the others. `#if 0` is dropped.
+ */
+function unbalancedBranches(source: string): Array<[number, number]> {
+  if (!source.includes('#')) return [];
+  const cuts: Array<[number, number]> = [];
+  const stack: Group[] = [];
+  let last = 0;
+  const count = (to: number): void => {
+    const group = stack[stack.length - 1];
+    if (group) group.deltas[group.deltas.length - 1] += braceDelta(source, last, to);
+    last = to;
+  };
+  for (const match of source.matchAll(DIRECTIVE)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    count(start);
+    const directive = match[1];
+    if (directive.startsWith('if')) {
+      stack.push({ branches: [start], deltas: [0], ifZero: directive === 'if' && /^\s*0\s*(\/[/*].*)?$/.test(match[2]) });
+    } else if (directive === 'endif') {
+      const group = stack.pop();
+      if (group) {
+        if (group.ifZero) cuts.push([group.branches[0], group.branches[1] ?? start]);
+        else if (group.branches.length > 1 && group.deltas.some((delta) => delta !== 0)) cuts.push([group.branches[1], start]);
+        // What the enclosing branch sees is what is kept: the first branch, or the rest after `#if 0`.
+        const kept = group.ifZero ? group.deltas.slice(1).reduce((a, b) => a + b, 0) : group.deltas[0];
+        const parent = stack[stack.length - 1];
+        if (parent) parent.deltas[parent.deltas.length - 1] += kept;
+      }
+    } else {
+      const group = stack[stack.length - 1];
+      if (group) {
+        group.branches.push(start);
+        group.deltas.push(0);
+      }
+    }
+    last = end;
+  }
+  return cuts;
+}
+
+/** `{` minus `}` in code between two offsets, skipping comments, strings and char literals. */
+function braceDelta(source: string, from: number, to: number): number {
+  let delta = 0;
+  for (let i = from; i < to; i++) {
+    const c = source[i];
+    if (c === '/' && source[i + 1] === '/') {
+      const end = source.indexOf('\n', i);
+      i = end < 0 || end > to ? to : end;
+    } else if (c === '/' && source[i + 1] === '*') {
+      const end = source.indexOf('*/', i + 2);
+      i = end < 0 || end > to ? to : end + 1;
+    } else if (c === '"' || c === '\'') {
+      for (i++; i < to && source[i] !== c && source[i] !== '\n'; i++) if (source[i] === '\\') i++;
+    } else if (c === '{') {
+      delta++;
+    } else if (c === '}') {
+      delta--;
+    }
+  }
+  return delta;
 }

@@ -5,7 +5,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../../index/types.js';
-import { childOfType, compact, named, textWithout } from './common.js';
+import { childOfType, compact, named, nestedDeclarations, textWithout } from './common.js';
 import { blankCppMacros } from './cpp-macros.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
 
@@ -96,8 +96,10 @@ function functionDefinition(node: Node, scope: Scope, ctx: ExtractContext): Draf
   if (!fn) return undefined;
   const draft = functionDraft(node, fn, declarator, scope, ctx);
   if (!draft) return undefined;
-  draft.headEnd = node.childForFieldName('body')?.startIndex ?? childOfType(node, 'field_initializer_list')?.startIndex ?? node.endIndex;
+  const body = node.childForFieldName('body');
+  draft.headEnd = body?.startIndex ?? childOfType(node, 'field_initializer_list')?.startIndex ?? node.endIndex;
   draft.definition = scope.defining;
+  draft.members = localTypes(body);
   return [draft];
 }
 
@@ -184,10 +186,27 @@ function macro(node: Node, ctx: ExtractContext): Draft[] | undefined {
   }];
 }
 
+const LOCAL_TYPES = ['class_specifier', 'struct_specifier', 'union_specifier', 'enum_specifier'];
+const LOCAL_SCOPES = new Set([...LOCAL_TYPES, 'function_definition', 'lambda_expression']);
+
+/** Classes defined inside a function body (not inside another local class or lambda). */
+function localTypes(body: Node | null): Node[] {
+  if (!body || body.type !== 'compound_statement') return [];
+  return nestedDeclarations(body, LOCAL_TYPES, LOCAL_SCOPES)
+    .filter((node) => node.childForFieldName('body') && node.childForFieldName('name'));
+}
+
 /** The function_declarator under a declarator, unless it declares a pointer to a function. */
 function functionDeclarator(declarator: Node | null): Node | null {
   let node = declarator;
   while (node) {
+    if (node.type === 'operator_cast') return node;
+    if (node.type === 'qualified_identifier') {
+      // `A::operator bool()`: the conversion operator sits under the qualified name.
+      let name = node.childForFieldName('name');
+      while (name?.type === 'qualified_identifier') name = name.childForFieldName('name');
+      return name?.type === 'operator_cast' ? node : null;
+    }
     if (node.type === 'function_declarator') {
       const inner = node.childForFieldName('declarator');
       return inner?.type === 'parenthesized_declarator' ? null : node;
@@ -213,10 +232,14 @@ function declaratorName(declarator: Node | null): Node | null {
   return null;
 }
 
-function functionDraft(node: Node, fn: Node, declarator: Node | null, scope: Scope, ctx: ExtractContext): Draft | undefined {
-  const target = fn.childForFieldName('declarator');
+function functionDraft(node: Node, found: Node, declarator: Node | null, scope: Scope, ctx: ExtractContext): Draft | undefined {
+  // A conversion operator carries its own name; its parameters sit in the abstract declarator under it.
+  const isCast = found.type === 'operator_cast' || found.type === 'qualified_identifier';
+  const target = isCast ? found : found.childForFieldName('declarator');
   if (!target) return undefined;
   const { name, qualifiers, selection } = splitQualified(target, ctx);
+  const cast = isCast ? (selection.type === 'operator_cast' ? selection : null) : null;
+  const fn = cast ? cast.childForFieldName('declarator') ?? cast : found;
   if (!name) return undefined;
   // `ns::f` where every qualifier is a namespace of this file is a function, not a method.
   const typeQualified = qualifiers.length > 0 && !qualifiers.every((q) => ctx.namespaces.has(q));
@@ -232,7 +255,7 @@ function functionDraft(node: Node, fn: Node, declarator: Node | null, scope: Sco
     qualifiers,
     containingType,
     parameters: parameters(fn.childForFieldName('parameters'), ctx),
-    returnType: returnType(node, fn, declarator, ctx),
+    returnType: cast ? compact(ctx, cast.childForFieldName('type')) : returnType(node, fn, declarator, ctx),
   };
 }
 
@@ -248,6 +271,9 @@ function splitQualified(node: Node, ctx: ExtractContext): { name: string; qualif
       if (!next) break;
       current = next;
       continue;
+    }
+    if (current.type === 'operator_cast') {
+      return { name: `operator ${compact(ctx, current.childForFieldName('type'))}`, qualifiers, selection: current };
     }
     if (current.type === 'template_function' || current.type === 'template_type' || current.type === 'template_method') {
       const inner = current.childForFieldName('name');

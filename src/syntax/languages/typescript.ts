@@ -5,11 +5,14 @@
 import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../../index/types.js';
-import { childOfType, compact, looksConstant, named, stripAnnotation } from './common.js';
+import { childOfType, compact, looksConstant, named, nestedDeclarations, stripAnnotation } from './common.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
 
 const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
 const CLASS_VALUES = new Set(['class', 'class_expression']);
+/** Found inside function bodies (nested functions, local classes), as ctags does. */
+const NESTED = ['function_declaration', 'generator_function_declaration', 'class_declaration', 'abstract_class_declaration', 'interface_declaration', 'enum_declaration'];
+const NESTED_SCOPES = new Set([...NESTED, 'method_definition', 'class_body']);
 
 function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
   switch (node.type) {
@@ -53,6 +56,11 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
       const nameNode = node.childForFieldName('name');
       const draft = functionLike(node, node, nameNode, nameNode ? ctx.text(nameNode) : 'default', 'function', ctx);
       draft.definition = scope.defining && node.type !== 'function_signature';
+      return [draft];
+    }
+    case 'construct_signature': {
+      const draft = functionLike(node, node, null, 'new', 'constructor', ctx);
+      draft.definition = false;
       return [draft];
     }
     case 'method_definition':
@@ -140,6 +148,7 @@ function functionLike(node: Node, fn: Node, nameNode: Node | null, name: string,
     parameters: parameters(fn.childForFieldName('parameters') ?? fn.childForFieldName('parameter'), ctx),
     returnType: returnNode ? stripAnnotation(ctx.text(returnNode)) : null,
     headEnd: fn.childForFieldName('body')?.startIndex ?? node.endIndex,
+    members: nestedDeclarations(fn.childForFieldName('body'), NESTED, NESTED_SCOPES),
   };
 }
 
@@ -242,6 +251,9 @@ export const typescript: LanguageSpec = {
   docSkipTypes: new Set(['decorator']),
   declare,
   descend: new Set(['program', 'expression_statement', 'statement_block']),
+  // Test files declare classes and functions inside `describe(..., () => {...})` callbacks.
+  hidden: (node) => (node.type === 'expression_statement' && node.firstNamedChild?.type === 'call_expression'
+    ? nestedDeclarations(node, NESTED, NESTED_SCOPES) : undefined),
   wrappers: new Set(['export_statement', 'ambient_declaration']),
   wrapperScope: (node, scope) => (node.type === 'ambient_declaration' ? { ...scope, defining: false } : scope),
 };

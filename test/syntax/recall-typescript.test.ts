@@ -1,0 +1,35 @@
+/**
+ * TypeScript recall against universal-ctags on the sources npm's rxjs@7 and zod@3 ship.
+ * Needs (apt): universal-ctags; (npm, devDependencies): rxjs@7 zod@3
+ */
+import t from 'tap';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { describeMisses, hasCtags, listFiles, recallOf, summary } from './recall.js';
+
+const require = createRequire(import.meta.url);
+
+function packageSource(name: string): string | undefined {
+  try {
+    return join(dirname(require.resolve(`${name}/package.json`)), 'src');
+  } catch {
+    return undefined;
+  }
+}
+
+for (const name of ['rxjs', 'zod']) {
+  const root = packageSource(name);
+  const missing = !hasCtags() ? 'needs universal-ctags (apt-get install -y universal-ctags)'
+    : !root ? `needs ${name} (npm install --save-dev ${name})` : false;
+  t.test(`finds at least 99% of the classes, interfaces, enums, functions and methods ctags finds in ${name}/src`, { skip: missing }, async (t) => {
+    const result = await recallOf({
+      root: root!,
+      files: listFiles(root!, ['.ts'], /\.d\.ts$/),
+      ctagsArgs: ['--languages=TypeScript'],
+      kinds: ['class', 'interface', 'enum', 'function', 'generator', 'method'],
+    });
+    t.comment(summary(result));
+    if (result.misses.length) t.comment(`misses:\n${describeMisses(result)}`);
+    t.ok(result.recall >= 0.99, summary(result));
+  });
+}
