@@ -1,0 +1,82 @@
+/**
+ * `plumb index [ROOT]`: builds (or brings up to date) the workspace's index with a progress bar
+ * on stderr, then prints what it holds per language. cli.ts parses the arguments and calls this.
+ */
+import { realpathSync } from 'node:fs';
+import { cacheDirectory, type PlumbConfig } from '../config.js';
+import { SymbolIndex, type IndexProgress } from './symbol-index.js';
+
+export interface IndexCommandStreams {
+  out: NodeJS.WritableStream & { isTTY?: boolean };
+  err: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+}
+
+const number = new Intl.NumberFormat('en-US');
+
+/** Returns the process exit code: 0 when the index was built, 1 when files failed to parse. */
+export async function runIndexCommand(root: string, config: PlumbConfig, streams: IndexCommandStreams = { out: process.stdout, err: process.stderr }): Promise<number> {
+  const realRoot = realpathSync(root);
+  const cacheDir = cacheDirectory(config);
+  // The command builds once and exits: no watcher.
+  const index = await SymbolIndex.open({
+    root: realRoot,
+    config: { ...config, index: { ...config.index, watch: false } },
+    cacheDir,
+    logger: { info: () => undefined, warn: (message) => streams.err.write(`${message}\n`) },
+  });
+  const bar = progressBar(streams.err);
+  const stop = index.onProgress(bar.update);
+  try {
+    const summary = await index.build();
+    bar.done();
+    const languages = await index.store.languageCounts();
+    const width = Math.max(8, ...languages.map((l) => l.language.length));
+    const lines = [
+      `Indexed ${realRoot}`,
+      `  ${number.format(summary.filesTotal)} files: ${number.format(summary.filesParsed)} parsed, ${number.format(summary.filesReused)} unchanged, ${number.format(summary.filesRemoved)} removed${summary.filesFailed ? `, ${number.format(summary.filesFailed)} failed` : ''}`,
+      `  ${number.format(summary.symbols)} symbols in ${(summary.elapsedMs / 1000).toFixed(1)} s`,
+      `  database: ${index.databaseFile}`,
+      '',
+      `  ${'language'.padEnd(width)}  ${'files'.padStart(9)}  ${'symbols'.padStart(11)}`,
+      ...languages.map((l) => `  ${l.language.padEnd(width)}  ${number.format(l.files).padStart(9)}  ${number.format(l.symbols).padStart(11)}`),
+    ];
+    streams.out.write(lines.join('\n') + '\n');
+    return summary.filesFailed > 0 ? 1 : 0;
+  } finally {
+    stop();
+    await index.close();
+  }
+}
+
+/** A bar redrawn in place on a terminal; elsewhere (CI logs) a line every 10%. */
+function progressBar(stream: IndexCommandStreams['err']): { update: (progress: IndexProgress) => void; done: () => void } {
+  let lastDraw = 0;
+  let lastDecile = -1;
+  let drawn = false;
+  const render = (p: IndexProgress): string => {
+    const fraction = p.filesTotal > 0 ? Math.min(1, p.filesIndexed / p.filesTotal) : 0;
+    const width = 30;
+    const filled = Math.round(fraction * width);
+    return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}%  ${number.format(p.filesIndexed)}/${number.format(p.filesTotal)} files  ${number.format(p.symbols)} symbols`;
+  };
+  return {
+    update(progress) {
+      if (progress.filesTotal === 0) return;
+      if (stream.isTTY) {
+        const now = Date.now();
+        if (now - lastDraw < 100 && progress.filesIndexed < progress.filesTotal) return;
+        lastDraw = now;
+        stream.write(`\r${render(progress)}\u001b[K`);
+        drawn = true;
+      } else {
+        const decile = Math.floor((progress.filesIndexed / progress.filesTotal) * 10);
+        if (decile === lastDecile) return;
+        lastDecile = decile;
+        stream.write(`${render(progress)}\n`);
+      }
+    },
+    done() {
+      if (drawn) stream.write('\n');
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { cpSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { PlumbApp } from '../../src/app.js';
+import type { SymbolIndex } from '../../src/index/symbol-index.js';
+import { REPO } from '../helpers.js';
+
+export const RXJS = path.join(REPO, 'node_modules/rxjs');
+export const ZOD = path.join(REPO, 'node_modules/zod');
+
+/** Resolves once the index has finished its build (the app starts it in the background). */
+export async function indexReady(target: PlumbApp | SymbolIndex, timeoutMs = 240_000): Promise<void> {
+  const index = 'plumb' in target ? target.plumb.index : target;
+  const started = Date.now();
+  while (index.status().state !== 'ready') {
+    if (Date.now() - started > timeoutMs) throw new Error(`index not ready after ${timeoutMs} ms: ${JSON.stringify(index.status())}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Polls until `check` holds (watcher tests); returns how long it took. */
+export async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (await check()) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * A workspace of real code: rxjs and zod sources with their package.json (TypeScript, two
+ * manifests) and flask (Python, no manifest: named after its directory), copied so tests may write.
+ */
+export function polyglotWorkspace(dir: string): string {
+  const root = path.join(dir, 'ws');
+  for (const [from, to] of [[RXJS, 'rxjs'], [ZOD, 'zod']] as const) {
+    mkdirSync(path.join(root, to), { recursive: true });
+    cpSync(path.join(from, 'package.json'), path.join(root, to, 'package.json'));
+    cpSync(path.join(from, 'src'), path.join(root, to, 'src'), { recursive: true });
+  }
+  cpSync('/usr/lib/python3/dist-packages/flask', path.join(root, 'flask'), { recursive: true, filter: (src) => !src.includes('__pycache__') });
+  return root;
+}

@@ -1,0 +1,43 @@
+import t from 'tap';
+import { fuzzyMatches, fuzzyPattern, humpsOf, parseQuery, prefixEnd, qualifierMatches, rankOf } from '../../src/index/ranking.js';
+
+t.test('humps are the initials of CamelCase, snake_case and capital runs', async (t) => {
+  t.equal(humpsOf('FMyPlayerController'), 'fmpc');
+  t.equal(humpsOf('get_player_name'), 'gpn');
+  t.equal(humpsOf('XMLHttpRequest'), 'xhr');
+  t.equal(humpsOf('MAX_VALUE'), 'mv');
+  t.equal(humpsOf('parseHTML5Doc'), 'phd');
+  t.equal(humpsOf('_private'), 'p');
+  t.equal(humpsOf('operator=='), 'o');
+});
+
+t.test('fuzzy: query letters are hump initials in order, the first one first', async (t) => {
+  t.equal(fuzzyPattern('FPC'), 'f%p%c%');
+  t.equal(fuzzyPattern('F'), undefined, 'one letter is a prefix query, not an abbreviation');
+  t.equal(fuzzyPattern('a.b'), undefined);
+  t.ok(fuzzyMatches(humpsOf('FMyPlayerController'), 'FPC'), 'FPC finds FMyPlayerController (skipping My)');
+  t.ok(fuzzyMatches(humpsOf('FMyPlayerController'), 'fmpc'));
+  t.notOk(fuzzyMatches(humpsOf('FMyPlayerController'), 'PC'), 'the first initial must match');
+  t.notOk(fuzzyMatches(humpsOf('FMyPlayerController'), 'FCP'), 'order matters');
+});
+
+t.test('qualified queries split on ::, . and # and match on separator boundaries', async (t) => {
+  t.same(parseQuery('leveldb::Iterator'), { name: 'Iterator', qualifier: 'leveldb' });
+  t.same(parseQuery('Outer.Inner.method'), { name: 'method', qualifier: 'Outer.Inner' });
+  t.same(parseQuery('  BeginPlay '), { name: 'BeginPlay' });
+  t.same(parseQuery('Foo::'), { name: 'Foo' }, 'a trailing separator is not a qualifier');
+  t.ok(qualifierMatches('leveldb::Iterator', 'Iterator', 'leveldb'));
+  t.ok(qualifierMatches('ns::leveldb::Iterator', 'Iterator', 'leveldb'));
+  t.notOk(qualifierMatches('myleveldb::Iterator', 'Iterator', 'leveldb'), 'not in the middle of a name');
+  t.ok(qualifierMatches('pkg.module.Class', 'Class', 'module'));
+  t.ok(qualifierMatches('AMyActor::BeginPlay', 'BeginPlay', 'AMyActor'));
+});
+
+t.test('within a tier: user before external, definitions before declarations', async (t) => {
+  const order = [rankOf(false, true), rankOf(false, false), rankOf(true, true), rankOf(true, false)];
+  t.same(order, [...order].sort((a, b) => a - b));
+  t.equal(new Set(order).size, 4);
+  // SQLite compares UTF-8 bytes: every string starting with the prefix sorts below its end.
+  const below = (a: string, b: string): boolean => Buffer.compare(Buffer.from(a), Buffer.from(b)) < 0;
+  t.ok(below('abc\u{FFFF}', prefixEnd('abc')) && below('abc\u{10FFFE}', prefixEnd('abc')) && below(prefixEnd('abc'), 'abd'));
+});
