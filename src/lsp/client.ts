@@ -34,6 +34,8 @@ import {
   WorkspaceFoldersRequest,
   type InitializeParams,
   type InitializeResult,
+  type Message,
+  type MessageWriter,
   type ProtocolConnection,
   type ProtocolRequestType,
   type WorkDoneProgressBegin,
@@ -92,6 +94,7 @@ interface OpenDocument {
 }
 
 const SHUTDOWN_WAIT_MS = 1500;
+const LOST_GRACE_MS = 200;
 const STDERR_TAIL = 2000;
 
 /** One language-server process: JSON-RPC over stdio, documents kept in sync, requests bounded and cancellable. */
@@ -171,14 +174,17 @@ export class LspClient {
     child.once('exit', (code, signal) => reportExit(signal ? `was killed by ${signal}` : `exited with code ${code}`));
     child.once('error', (error) => reportExit(`failed: ${error.message}`));
 
-    const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new QuietMessageWriter(new StreamMessageWriter(child.stdin!)));
     this.connection = connection;
     this.registerHandlers(connection);
     // A closed pipe means the process is gone or going; acting on it at once spares requests the wait for 'exit'.
     const lost = (reason: string): void => {
-      if (this.stopping || child !== this.child) return;
-      this.kill();
-      this.handleExit(child, reason);
+      if (this.stopping || child !== this.child || this.state === 'crashed') return;
+      // Give the process a moment to report its own exit, whose code says more than the broken pipe.
+      withTimeout(this.exited, LOST_GRACE_MS).catch(() => {
+        this.kill();
+        this.handleExit(child, reason);
+      });
     };
     connection.onClose(() => lost('closed its connection'));
     connection.onError(([error, message]) => {
@@ -213,7 +219,9 @@ export class LspClient {
         await connection.sendNotification(DidChangeConfigurationNotification.type, { settings: this.options.language.settings });
       }
     } catch (error) {
-      const reason = this.stopping ? 'was stopped while starting' : (error as Error).message;
+      if (!this.stopping) await withTimeout(this.exited, LOST_GRACE_MS).catch(() => {});
+      const exitReason = (this.state as ServerState) === 'crashed' ? this.lastError : undefined;
+      const reason = this.stopping ? 'was stopped while starting' : (exitReason ?? (error as Error).message);
       this.kill();
       this.state = this.stopping ? 'stopped' : 'crashed';
       this.lastError = reason;
@@ -249,6 +257,8 @@ export class LspClient {
       let sent = false;
       const waiter = (): void => {
         acquired = true;
+        // Only requests holding a slot pin their document; queued ones would keep the LRU from closing anything.
+        if (uri) this.documentUse.set(uri, (this.documentUse.get(uri) ?? 0) + 1);
         void send();
       };
       const finish = (error: PlumbError | undefined, value?: R): void => {
@@ -259,8 +269,10 @@ export class LspClient {
         this.pending.delete(fail);
         const queued = this.queue.indexOf(waiter);
         if (queued >= 0) this.queue.splice(queued, 1);
-        if (acquired) this.release();
-        if (uri) this.unuse(uri);
+        if (acquired) {
+          this.release();
+          if (uri) this.unuse(uri);
+        }
         if (error && sent && this.running) {
           // Tells the server to stop working on it; a closed connection has nobody to tell.
           try {
@@ -287,7 +299,6 @@ export class LspClient {
       };
       this.pending.add(fail);
       options.signal?.addEventListener('abort', onAbort, { once: true });
-      if (uri) this.documentUse.set(uri, (this.documentUse.get(uri) ?? 0) + 1);
       if (this.inFlight < this.options.maxInFlight) {
         this.inFlight++;
         waiter();
@@ -413,6 +424,10 @@ export class LspClient {
     const count = (this.documentUse.get(uri) ?? 1) - 1;
     if (count > 0) this.documentUse.set(uri, count);
     else this.documentUse.delete(uri);
+    // Documents kept open past the limit while in use are closed once they are free.
+    if (this.documents.size > this.options.maxOpenDocuments && this.connection && this.running) {
+      this.closeLeastRecentlyUsed(this.connection, '').catch(() => {});
+    }
   }
 
   private registerHandlers(connection: ProtocolConnection): void {
@@ -474,6 +489,33 @@ export class LspClient {
     }
     // Anything else is the connection failing under the request (EPIPE, disposed): the server is gone.
     return this.unavailable(`stopped answering ${method} (${error instanceof Error ? error.message : String(error)})`, error);
+  }
+}
+
+/**
+ * vscode-jsonrpc rethrows a failed request write inside an async Promise executor, an unhandled
+ * rejection that would end plumb (EPIPE to a dead server). Writes here never reject: the failure still
+ * reaches onError, which treats the server as lost and fails its requests.
+ */
+class QuietMessageWriter implements MessageWriter {
+  readonly onError: MessageWriter['onError'];
+  readonly onClose: MessageWriter['onClose'];
+
+  constructor(private readonly inner: StreamMessageWriter) {
+    this.onError = inner.onError;
+    this.onClose = inner.onClose;
+  }
+
+  write(message: Message): Promise<void> {
+    return this.inner.write(message).catch(() => undefined);
+  }
+
+  end(): void {
+    this.inner.end();
+  }
+
+  dispose(): void {
+    this.inner.dispose();
   }
 }
 
