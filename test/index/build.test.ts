@@ -1,0 +1,124 @@
+import { spawn } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import t from 'tap';
+import { SymbolIndex } from '../../src/index/symbol-index.js';
+import type { SearchSpec } from '../../src/index/store.js';
+import { GOOGLETEST, REPO, tempDir, testConfig } from '../helpers.js';
+import { eventually } from './helpers.js';
+
+const ALL_TIERS = ['exact', 'exact_case_insensitive', 'prefix', 'fuzzy', 'substring', 'signature'] as const;
+const exact = (name: string): SearchSpec => ({ name, tiers: ['exact'], offset: 0, limit: 50, includeForwardDeclarations: false });
+
+async function openIndex(t: Tap.Test, root: string, cacheDir: string, watch = false): Promise<SymbolIndex> {
+  const index = await SymbolIndex.open({ root, config: testConfig(cacheDir, { index: { watch, workers: 2 } }), cacheDir });
+  t.teardown(() => index.close());
+  return index;
+}
+
+/** A copy of googletest the test may edit. */
+function googletestCopy(t: Tap.Test): string {
+  const root = path.join(tempDir(t), 'googletest');
+  cpSync(GOOGLETEST, root, { recursive: true });
+  return root;
+}
+
+t.test('a restart reuses the index: unchanged files are skipped, ids stay the same', async (t) => {
+  const root = googletestCopy(t);
+  const cacheDir = tempDir(t, 'plumb-cache-');
+  const first = await openIndex(t, root, cacheDir);
+  const cold = await first.build();
+  t.ok(cold.filesTotal > 150, `googletest has ${cold.filesTotal} indexed files`);
+  t.equal(cold.filesParsed, cold.filesTotal, 'a cold build parses every file');
+  t.ok(cold.symbols > 5000, `${cold.symbols} symbols`);
+  const before = await first.store.search(exact('TestPartResult'));
+  t.ok(before.totalMatches >= 1);
+  await first.close();
+
+  const second = await openIndex(t, root, cacheDir);
+  t.equal(second.status().symbols, cold.symbols, 'counts are known before the build runs');
+  const warm = await second.build();
+  t.equal(warm.filesParsed, 0, 'nothing parsed on restart');
+  t.equal(warm.filesReused, cold.filesTotal, 'every file reused');
+  t.equal(warm.symbols, cold.symbols);
+  const after = await second.store.search(exact('TestPartResult'));
+  t.same(after.results.map((h) => h.symbol.id), before.results.map((h) => h.symbol.id), 'ids are stable across restarts');
+
+  // A touched file (mtime moved, same content) is hashed, not parsed; a deleted one is dropped.
+  const touched = path.join(root, 'googletest/src/gtest.cc');
+  utimesSync(touched, new Date(), new Date(Date.now() + 5000));
+  unlinkSync(path.join(root, 'googletest/include/gtest/gtest-test-part.h'));
+  await second.close();
+  const third = await openIndex(t, root, cacheDir);
+  const next = await third.build();
+  t.equal(next.filesParsed, 0, 'a touched file with the same content is not parsed');
+  t.equal(next.filesRemoved, 1, 'the deleted file is removed');
+  t.equal((await third.store.search(exact('TestPartResult'))).totalMatches, 0, 'its symbols are gone');
+});
+
+t.test('an edit on disk is visible in search within a second; a deleted file drops out', async (t) => {
+  const root = googletestCopy(t);
+  const index = await openIndex(t, root, tempDir(t, 'plumb-cache-'), true);
+  index.start();
+  await eventually(async () => index.status().state === 'ready', 240_000);
+  const file = path.join(root, 'googletest/src/gtest-printers.cc');
+  const found = async (name: string): Promise<boolean> => (await index.store.search(exact(name))).totalMatches > 0;
+  t.notOk(await found('PlumbFreshlyAddedHelper'));
+  appendFileSync(file, '\nnamespace testing {\nint PlumbFreshlyAddedHelper(const Receipt& receipt) { return 42; }\n}\n');
+  const waited = await eventually(() => found('PlumbFreshlyAddedHelper'), 5000);
+  t.ok(waited < 1000, `visible after ${waited} ms`);
+  const hit = (await index.store.search(exact('PlumbFreshlyAddedHelper'))).results[0].symbol;
+  t.equal(hit.file, 'googletest/src/gtest-printers.cc');
+  t.equal(hit.qualifiedName, 'testing::PlumbFreshlyAddedHelper');
+
+  const created = path.join(root, 'googletest/src/plumb-new-file.cc');
+  writeFileSync(created, 'class PlumbBrandNewClass { public: void Run(); };\n');
+  await eventually(() => found('PlumbBrandNewClass'), 5000);
+  t.pass('a new file is indexed');
+  unlinkSync(created);
+  await eventually(async () => !(await found('PlumbBrandNewClass')), 5000);
+  t.pass('a deleted file drops out');
+  rmSync(path.join(root, 'googlemock/src'), { recursive: true });
+  await eventually(async () => (await index.store.search({ ...exact('MockObjectRegistry'), tiers: ALL_TIERS })).totalMatches === 0, 5000);
+  t.pass('a deleted directory drops out');
+});
+
+t.test('kill -9 during a build loses nothing committed; the next start resumes', async (t) => {
+  const root = googletestCopy(t);
+  const cacheDir = tempDir(t, 'plumb-cache-');
+  const script = path.join(tempDir(t), 'build.mts');
+  writeFileSync(script, `
+    import { SymbolIndex } from ${JSON.stringify(path.join(REPO, 'src/index/symbol-index.ts'))};
+    import { validateConfig } from ${JSON.stringify(path.join(REPO, 'src/config.ts'))};
+    const config = validateConfig({ cacheDir: ${JSON.stringify(cacheDir)}, index: { watch: false, workers: 1 } });
+    const index = await SymbolIndex.open({ root: ${JSON.stringify(root)}, config, cacheDir: ${JSON.stringify(cacheDir)} });
+    console.log(index.databaseFile);
+    await index.build();
+  `);
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  const databaseFile = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+  let committed = 0;
+  await eventually(async () => {
+    if (!existsSync(databaseFile)) return false;
+    const db = new Database(databaseFile, { readonly: true, fileMustExist: true });
+    try {
+      committed = (db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n;
+    } catch {
+      committed = 0;
+    } finally {
+      db.close();
+    }
+    return committed >= 20;
+  }, 120_000);
+  child.kill('SIGKILL');
+  await new Promise((resolve) => child.once('exit', resolve));
+  t.ok(committed > 0, `${committed} files were committed before the kill`);
+
+  const index = await openIndex(t, root, cacheDir);
+  const summary = await index.build();
+  t.ok(summary.filesReused >= committed, `${summary.filesReused} files reused after the kill (>= ${committed} committed)`);
+  t.ok(summary.filesParsed < summary.filesTotal, 'the resumed build parsed only the rest');
+  const fresh = await openIndex(t, googletestCopy(t), tempDir(t, 'plumb-cache-'));
+  t.equal(summary.symbols, (await fresh.build()).symbols, 'the resumed index holds what a cold build holds');
+});
