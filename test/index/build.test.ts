@@ -11,14 +11,16 @@ import { eventually } from './helpers.js';
 const ALL_TIERS = ['exact', 'exact_case_insensitive', 'prefix', 'fuzzy', 'substring', 'signature'] as const;
 const exact = (name: string): SearchSpec => ({ name, tiers: ['exact'], offset: 0, limit: 50, includeForwardDeclarations: false });
 
-async function openIndex(t: Tap.Test, root: string, cacheDir: string, watch = false): Promise<SymbolIndex> {
+type Teardown = { teardown(fn: () => unknown): void };
+
+async function openIndex(t: Teardown, root: string, cacheDir: string, watch = false): Promise<SymbolIndex> {
   const index = await SymbolIndex.open({ root, config: testConfig(cacheDir, { index: { watch, workers: 2 } }), cacheDir });
   t.teardown(() => index.close());
   return index;
 }
 
 /** A copy of googletest the test may edit. */
-function googletestCopy(t: Tap.Test): string {
+function googletestCopy(t: Teardown): string {
   const root = path.join(tempDir(t), 'googletest');
   cpSync(GOOGLETEST, root, { recursive: true });
   return root;
