@@ -46,5 +46,12 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_sum" ]; then
   echo "$lock_sum" > "$stamp"
 fi
 
+# tap builds its plugin set once: ours drops @tapjs/typescript (tests run through tsx, since
+# TypeScript 7 has no JavaScript compiler API for ts-node).
+if [ "$with_tests" = 1 ] && [ "$(cat node_modules/.plumb-tap-stamp 2>/dev/null)" != "$lock_sum" ]; then
+  npx tap build >/dev/null
+  echo "$lock_sum" > node_modules/.plumb-tap-stamp
+fi
+
 npm run build --silent
 echo "setup.sh: ready ($(node dist/src/cli.js --version))"
