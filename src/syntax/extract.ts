@@ -46,7 +46,7 @@ export function extractFromTree(tree: Tree, spec: LanguageSpec, language: Langua
     if (drafts) {
       for (const draft of drafts) {
         const symbol = toSymbol(draft, node, scope, spec, language, ctx);
-        symbols.push(symbol);
+        if (!draft.scopeOnly) symbols.push(symbol);
         if (!draft.body && !draft.members?.length) continue;
         const isType = TYPE_KINDS.has(draft.kind);
         const inner: Scope = {

@@ -30,6 +30,8 @@ export interface Draft {
   doc?: string | null;
   /** Walked with this symbol as container. */
   body?: Node | null;
+  /** Gives its members a container without being a symbol itself (Rust `impl Foo {}`). */
+  scopeOnly?: boolean;
   /** Extra nodes walked with this symbol as container (Go/Rust: members found apart from the body). */
   members?: Node[];
 }

@@ -1,0 +1,142 @@
+/**
+ * C#: namespaces (block and file-scoped), classes, structs, interfaces, records, enums, delegates,
+ * methods, constructors, properties, fields, events; bases from the base list.
+ */
+import type { Node } from 'web-tree-sitter';
+import type { NormalizedKind } from '../../kinds.js';
+import type { Parameter } from '../../index/types.js';
+import { childOfType, compact, named } from './common.js';
+import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
+
+const TYPES: Record<string, NormalizedKind> = {
+  class_declaration: 'class',
+  struct_declaration: 'struct',
+  interface_declaration: 'interface',
+  record_declaration: 'class',
+  record_struct_declaration: 'struct',
+  enum_declaration: 'enum',
+};
+const METHODS: Record<string, NormalizedKind> = {
+  method_declaration: 'method',
+  constructor_declaration: 'constructor',
+  destructor_declaration: 'method',
+  operator_declaration: 'method',
+  conversion_operator_declaration: 'method',
+  local_function_statement: 'function',
+};
+
+function declare(node: Node, _scope: Scope, ctx: ExtractContext): Draft[] | undefined {
+  const typeKind = TYPES[node.type];
+  if (typeKind) {
+    const nameNode = node.childForFieldName('name');
+    if (!nameNode) return undefined;
+    const baseList = named(node).find((child) => child.type === 'base_list');
+    // A record's base may pass constructor arguments: `: Shape("circle")` → `Shape`.
+    const bases = named(baseList).filter((base) => base.type !== 'comment' && base.type !== 'argument_list')
+      .map((base) => compact(ctx, base).replace(/\s*\(.*\)$/s, ''));
+    const body = node.childForFieldName('body') ?? named(node).find((child) => child.type === 'declaration_list' || child.type === 'enum_member_declaration_list') ?? null;
+    return [{ name: ctx.text(nameNode), kind: typeKind, node, nameNode, body, bases, definition: true }];
+  }
+  const methodKind = METHODS[node.type];
+  if (methodKind) {
+    const nameNode = node.childForFieldName('name') ?? node.childForFieldName('operator') ?? node.childForFieldName('type');
+    if (!nameNode) return undefined;
+    let name = ctx.text(nameNode);
+    if (node.type === 'destructor_declaration') name = `~${name}`;
+    else if (node.type === 'operator_declaration' || node.type === 'conversion_operator_declaration') name = `operator ${name}`;
+    const body = node.childForFieldName('body') ?? named(node).find((child) => child.type === 'arrow_expression_clause') ?? null;
+    // Constructors and destructors have no return type; operators keep theirs in `type`.
+    const returns = node.childForFieldName('returns') ?? (methodKind !== 'constructor' && node.type !== 'destructor_declaration' ? node.childForFieldName('type') : null);
+    return [{
+      name, kind: methodKind, node, nameNode,
+      parameters: parameters(node.childForFieldName('parameters'), ctx),
+      returnType: returns ? compact(ctx, returns) : null,
+      headEnd: body?.startIndex ?? node.endIndex,
+      definition: !!body,
+    }];
+  }
+  switch (node.type) {
+    case 'namespace_declaration':
+    case 'file_scoped_namespace_declaration': {
+      const nameNode = node.childForFieldName('name');
+      if (!nameNode) return undefined;
+      const parts = ctx.text(nameNode).split('.').map((part) => part.trim());
+      const name = parts.pop() ?? '';
+      const body = node.childForFieldName('body') ?? named(node).find((child) => child.type === 'declaration_list') ?? null;
+      const fileScoped = node.type === 'file_scoped_namespace_declaration';
+      return [{
+        name, kind: 'namespace', node, nameNode, qualifiers: parts, containingType: null,
+        // A file-scoped namespace holds what follows it; older grammars leave those as siblings.
+        body: fileScoped ? (named(node).some((child) => child.type !== 'qualified_name' && child.type !== 'identifier') ? node : null) : body,
+        headEnd: fileScoped ? node.childForFieldName('name')?.endIndex : body?.startIndex,
+      }];
+    }
+    case 'delegate_declaration': {
+      const nameNode = node.childForFieldName('name');
+      if (!nameNode) return undefined;
+      const returns = node.childForFieldName('returns') ?? node.childForFieldName('type');
+      return [{ name: ctx.text(nameNode), kind: 'type_alias', node, nameNode, parameters: parameters(node.childForFieldName('parameters'), ctx), returnType: returns ? compact(ctx, returns) : null }];
+    }
+    case 'property_declaration':
+    case 'event_declaration':
+    case 'indexer_declaration': {
+      const nameNode = node.childForFieldName('name') ?? childOfType(node, 'this');
+      if (!nameNode) return undefined;
+      const type = node.childForFieldName('type');
+      const accessors = node.childForFieldName('accessors') ?? named(node).find((child) => child.type === 'accessor_list' || child.type === 'arrow_expression_clause') ?? null;
+      return [{
+        name: node.type === 'indexer_declaration' ? 'this[]' : ctx.text(nameNode), kind: 'property', node, nameNode,
+        parameters: node.type === 'indexer_declaration' ? parameters(node.childForFieldName('parameters'), ctx) : [],
+        returnType: type ? compact(ctx, type) : null,
+        headEnd: accessors?.startIndex ?? node.endIndex,
+      }];
+    }
+    case 'field_declaration':
+    case 'event_field_declaration': {
+      const declaration = named(node).find((child) => child.type === 'variable_declaration');
+      if (!declaration) return undefined;
+      const type = declaration.childForFieldName('type');
+      const modifiers = named(node).filter((child) => child.type === 'modifier').map((child) => ctx.text(child));
+      const constant = modifiers.includes('const');
+      return named(declaration).filter((child) => child.type === 'variable_declarator').flatMap((declarator) => {
+        const nameNode = declarator.childForFieldName('name') ?? named(declarator).find((child) => child.type === 'identifier') ?? null;
+        if (!nameNode) return [];
+        return [{ name: ctx.text(nameNode), kind: constant ? 'constant' as const : 'field' as const, node, nameNode, returnType: type ? compact(ctx, type) : null }];
+      });
+    }
+    case 'enum_member_declaration': {
+      const nameNode = node.childForFieldName('name');
+      return nameNode ? [{ name: ctx.text(nameNode), kind: 'enum_member', node, nameNode }] : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function parameters(list: Node | null, ctx: ExtractContext): Parameter[] {
+  const out: Parameter[] = [];
+  for (const param of named(list)) {
+    if (param.type !== 'parameter') continue;
+    out.push({ name: compact(ctx, param.childForFieldName('name')), type: compact(ctx, param.childForFieldName('type')) });
+  }
+  return out;
+}
+
+/** Declarations after `namespace X;` belong to X when the grammar leaves them as siblings. */
+function siblingScope(node: Node, scope: Scope, ctx: ExtractContext): Scope | undefined {
+  if (node.type !== 'file_scoped_namespace_declaration') return undefined;
+  const nameNode = node.childForFieldName('name');
+  if (!nameNode || named(node).some((child) => child.type !== 'qualified_name' && child.type !== 'identifier')) return undefined;
+  return { ...scope, containers: [...scope.containers, ...ctx.text(nameNode).split('.').map((part) => part.trim())], parentKind: 'namespace' };
+}
+
+export const csharp: LanguageSpec = {
+  grammar: 'c_sharp',
+  separator: '.',
+  commentTypes: new Set(['comment']),
+  docSkipTypes: new Set(['attribute_list']),
+  declare,
+  siblingScope,
+  descend: new Set(['compilation_unit', 'declaration_list', 'preproc_if', 'preproc_else', 'preproc_elif', 'preproc_region', 'global_statement']),
+  wrappers: new Set(),
+};

@@ -1,0 +1,112 @@
+/**
+ * Java: classes, interfaces, enums (and constants), records, annotation types, methods,
+ * constructors, fields; local and anonymous classes inside method bodies.
+ */
+import type { Node } from 'web-tree-sitter';
+import type { NormalizedKind } from '../../kinds.js';
+import type { Parameter } from '../../index/types.js';
+import { compact, named, nestedDeclarations } from './common.js';
+import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
+
+const TYPES: Record<string, NormalizedKind> = {
+  class_declaration: 'class',
+  interface_declaration: 'interface',
+  enum_declaration: 'enum',
+  record_declaration: 'class',
+  annotation_type_declaration: 'interface',
+};
+const LOCAL = Object.keys(TYPES);
+
+function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
+  const typeKind = TYPES[node.type];
+  if (typeKind) {
+    const nameNode = node.childForFieldName('name');
+    if (!nameNode) return undefined;
+    const bases: string[] = [];
+    const superclass = node.childForFieldName('superclass');
+    if (superclass) bases.push(...typeList(superclass, ctx));
+    const interfaces = node.childForFieldName('interfaces') ?? named(node).find((child) => child.type === 'extends_interfaces') ?? null;
+    if (interfaces) bases.push(...typeList(interfaces, ctx));
+    const body = node.childForFieldName('body');
+    return [{ name: ctx.text(nameNode), kind: typeKind, node, nameNode, body, bases }];
+  }
+  switch (node.type) {
+    case 'method_declaration':
+    case 'constructor_declaration':
+    case 'compact_constructor_declaration':
+    case 'annotation_type_element_declaration': {
+      const nameNode = node.childForFieldName('name');
+      if (!nameNode) return undefined;
+      const body = node.childForFieldName('body');
+      const type = node.childForFieldName('type');
+      return [{
+        name: ctx.text(nameNode),
+        kind: node.type === 'method_declaration' || node.type === 'annotation_type_element_declaration' ? 'method' : 'constructor',
+        node, nameNode,
+        parameters: parameters(node.childForFieldName('parameters'), ctx),
+        returnType: type ? compact(ctx, type) : null,
+        headEnd: body?.startIndex ?? node.endIndex,
+        definition: !!body,
+        members: localClasses(body),
+      }];
+    }
+    case 'field_declaration':
+    case 'constant_declaration': {
+      const type = node.childForFieldName('type');
+      const constant = node.type === 'constant_declaration' || /\bstatic\b[^=]*\bfinal\b|\bfinal\b[^=]*\bstatic\b/.test(compact(ctx, named(node).find((c) => c.type === 'modifiers')));
+      return node.childrenForFieldName('declarator').flatMap((declarator) => {
+        const nameNode = declarator.childForFieldName('name');
+        if (!nameNode) return [];
+        const value = declarator.childForFieldName('value');
+        return [{
+          name: ctx.text(nameNode), kind: constant && scope.parentKind === 'interface' ? 'constant' as const : 'field' as const, node, nameNode,
+          returnType: type ? compact(ctx, type) : null,
+          headEnd: value && value.endIndex - value.startIndex > 80 ? value.startIndex : node.endIndex,
+        }];
+      });
+    }
+    case 'enum_constant': {
+      const nameNode = node.childForFieldName('name');
+      if (!nameNode) return undefined;
+      return [{ name: ctx.text(nameNode), kind: 'enum_member', node, nameNode, body: node.childForFieldName('body'), headEnd: node.childForFieldName('body')?.startIndex ?? node.endIndex }];
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Classes declared in a method body, and anonymous classes' methods under their enclosing method. */
+function localClasses(body: Node | null): Node[] {
+  if (!body) return [];
+  const found = nestedDeclarations(body, [...LOCAL, 'class_body'], new Set([...LOCAL, 'class_body', 'lambda_expression']));
+  return found.flatMap((node) => (node.type === 'class_body' ? named(node) : [node]));
+}
+
+function typeList(node: Node, ctx: ExtractContext): string[] {
+  const list = named(node).find((child) => child.type === 'type_list');
+  const items = list ? named(list) : named(node);
+  return items.filter((item) => item.type !== 'comment').map((item) => compact(ctx, item));
+}
+
+function parameters(list: Node | null, ctx: ExtractContext): Parameter[] {
+  const out: Parameter[] = [];
+  for (const param of named(list)) {
+    if (param.type === 'formal_parameter') {
+      out.push({ name: compact(ctx, param.childForFieldName('name')), type: compact(ctx, param.childForFieldName('type')) + compact(ctx, param.childForFieldName('dimensions')) });
+    } else if (param.type === 'spread_parameter') {
+      const declarator = named(param).find((child) => child.type === 'variable_declarator');
+      const type = named(param).find((child) => child.type !== 'variable_declarator' && child.type !== 'modifiers');
+      out.push({ name: compact(ctx, declarator?.childForFieldName('name')), type: `${compact(ctx, type)}...` });
+    }
+  }
+  return out;
+}
+
+export const java: LanguageSpec = {
+  grammar: 'java',
+  separator: '.',
+  commentTypes: new Set(['block_comment', 'line_comment']),
+  declare,
+  descend: new Set(['program', 'enum_body_declarations']),
+  wrappers: new Set(),
+};

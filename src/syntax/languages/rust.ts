@@ -1,0 +1,120 @@
+/**
+ * Rust: modules, structs (and fields), enums (and variants), unions, traits (bounds as bases),
+ * functions, methods of `impl` blocks (the implemented type is the container), type aliases,
+ * consts, statics, macro_rules!.
+ */
+import type { Node } from 'web-tree-sitter';
+import type { NormalizedKind } from '../../kinds.js';
+import type { Parameter } from '../../index/types.js';
+import { compact, named, nestedDeclarations } from './common.js';
+import { splitTopLevel } from './typescript.js';
+import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
+
+const TYPES: Record<string, NormalizedKind> = {
+  struct_item: 'struct',
+  union_item: 'struct',
+  enum_item: 'enum',
+  trait_item: 'interface',
+};
+const METHOD_PARENTS = new Set<NormalizedKind>(['struct', 'enum', 'interface', 'class']);
+/** Items declared inside a function body, found by the grammar's own search. */
+const NESTED = ['function_item', 'struct_item', 'enum_item', 'union_item', 'trait_item', 'impl_item', 'mod_item'];
+const NESTED_SCOPES = new Set(NESTED);
+
+function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
+  const typeKind = TYPES[node.type];
+  if (typeKind) {
+    const nameNode = node.childForFieldName('name');
+    if (!nameNode) return undefined;
+    const bounds = node.childForFieldName('bounds');
+    const body = node.childForFieldName('body');
+    return [{
+      name: ctx.text(nameNode), kind: typeKind, node, nameNode, body,
+      bases: bounds ? splitTopLevel(compact(ctx, bounds).replace(/^:\s*/, '')).flatMap((bound) => bound.split(/\s+\+\s+/)) : [],
+    }];
+  }
+  switch (node.type) {
+    case 'mod_item': {
+      const nameNode = node.childForFieldName('name');
+      if (!nameNode) return undefined;
+      const body = node.childForFieldName('body');
+      return [{ name: ctx.text(nameNode), kind: 'module', node, nameNode, body, definition: true }];
+    }
+    case 'impl_item': {
+      const type = node.childForFieldName('type');
+      if (!type) return undefined;
+      const name = compact(ctx, type.type === 'generic_type' ? type.childForFieldName('type') : type);
+      return [{ name, kind: 'struct', node, nameNode: type, body: node.childForFieldName('body'), scopeOnly: true }];
+    }
+    case 'function_item':
+    case 'function_signature_item': {
+      const nameNode = node.childForFieldName('name');
+      if (!nameNode) return undefined;
+      const body = node.childForFieldName('body');
+      const returnNode = node.childForFieldName('return_type');
+      const inType = scope.parentKind !== null && METHOD_PARENTS.has(scope.parentKind);
+      return [{
+        name: ctx.text(nameNode), kind: inType ? 'method' : 'function', node, nameNode,
+        parameters: parameters(node.childForFieldName('parameters'), ctx),
+        returnType: returnNode ? compact(ctx, returnNode) : null,
+        headEnd: body?.startIndex ?? node.endIndex,
+        definition: !!body && scope.defining,
+        members: nestedDeclarations(body, NESTED, NESTED_SCOPES),
+      }];
+    }
+    case 'field_declaration': {
+      const nameNode = node.childForFieldName('name');
+      const type = node.childForFieldName('type');
+      return nameNode ? [{ name: ctx.text(nameNode), kind: 'field', node, nameNode, returnType: type ? compact(ctx, type) : null }] : undefined;
+    }
+    case 'enum_variant': {
+      const nameNode = node.childForFieldName('name');
+      return nameNode ? [{ name: ctx.text(nameNode), kind: 'enum_member', node, nameNode }] : undefined;
+    }
+    case 'type_item':
+    case 'associated_type': {
+      const nameNode = node.childForFieldName('name');
+      return nameNode ? [{ name: ctx.text(nameNode), kind: 'type_alias', node, nameNode, headEnd: node.endIndex }] : undefined;
+    }
+    case 'const_item':
+    case 'static_item': {
+      const nameNode = node.childForFieldName('name');
+      if (!nameNode) return undefined;
+      const type = node.childForFieldName('type');
+      const value = node.childForFieldName('value');
+      return [{
+        name: ctx.text(nameNode), kind: node.type === 'const_item' ? 'constant' : 'variable', node, nameNode,
+        returnType: type ? compact(ctx, type) : null,
+        headEnd: value && value.endIndex - value.startIndex > 80 ? value.startIndex : node.endIndex,
+      }];
+    }
+    case 'macro_definition': {
+      const nameNode = node.childForFieldName('name');
+      return nameNode ? [{ name: ctx.text(nameNode), kind: 'macro', node, nameNode, headEnd: nameNode.endIndex }] : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function parameters(list: Node | null, ctx: ExtractContext): Parameter[] {
+  const out: Parameter[] = [];
+  for (const param of named(list)) {
+    if (param.type === 'parameter') out.push({ name: compact(ctx, param.childForFieldName('pattern')), type: compact(ctx, param.childForFieldName('type')) });
+    else if (param.type === 'self_parameter') out.push({ name: 'self', type: compact(ctx, param) });
+    else if (param.type === 'variadic_parameter') out.push({ name: '...', type: '' });
+  }
+  return out;
+}
+
+export const rust: LanguageSpec = {
+  grammar: 'rust',
+  separator: '::',
+  commentTypes: new Set(['line_comment', 'block_comment']),
+  isDocComment: (text) => /^(\/\/\/|\/\*\*|\/\/!)/.test(text),
+  docSkipTypes: new Set(['attribute_item']),
+  declare,
+  descend: new Set(['source_file', 'declaration_list']),
+  wrappers: new Set(['foreign_mod_item']),
+  wrapperScope: (node, scope) => (node.type === 'foreign_mod_item' ? { ...scope, defining: false } : scope),
+};
