@@ -7,6 +7,8 @@ import { LspPool } from './lsp/pool.js';
 import { SymbolIndex } from './index/symbol-index.js';
 import type { Services } from './services.js';
 import { routes } from '../routes/index.js';
+import { registerAccess } from './plugins/access.js';
+import { registerOpenApi } from './plugins/openapi.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -49,6 +51,9 @@ export async function buildApp(options: BuildAppOptions): Promise<PlumbApp> {
   // The first build runs in the background: answers meanwhile say they are partial.
   index.start();
 
+  // Access first so its rate limit reaches every route; OpenAPI before the routes it describes.
+  await registerAccess(app, options.config);
+  await registerOpenApi(app);
   for (const route of routes) await app.register(route);
   return app;
 }

@@ -3,14 +3,16 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { PlumbApp } from '../../src/app.js';
 
-/** Listens on a free loopback port and connects the SDK's own client to /mcp. */
+/** Listens on a free loopback port (once per app) and connects the SDK's own client to /mcp. */
 export async function connectHttp(
   t: { teardown(fn: () => Promise<void> | void): void },
   app: PlumbApp,
   headers: Record<string, string> = {},
 ): Promise<{ client: Client; transport: StreamableHTTPClientTransport; url: URL }> {
-  const address = await app.listen({ host: '127.0.0.1', port: 0 });
-  const url = new URL('/mcp', address);
+  if (!app.server.listening) await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  const url = new URL(`http://127.0.0.1:${port}/mcp`);
   const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
   const client = new Client({ name: 'plumb-test', version: '0.0.0' });
   await client.connect(transport);

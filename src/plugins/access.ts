@@ -1,0 +1,84 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isLoopback, type PlumbConfig } from '../config.js';
+import { PlumbError } from '../errors.js';
+import { errorBody } from '../http-errors.js';
+
+/** Routes anyone may call: a health check from Docker or a load balancer carries no token. */
+const OPEN_ROUTES = new Set(['/health']);
+
+/**
+ * Access control, registered before the routes: the bearer token (when configured), the
+ * loopback guard (when there is none), and a rate limit a well-behaved client never meets.
+ * CORS stays off: plumb's clients are agents, curl and MCP clients, and /docs is same-origin.
+ */
+export async function registerAccess(app: FastifyInstance, config: PlumbConfig): Promise<void> {
+  if (config.token) app.addHook('onRequest', bearerTokenCheck(config.token));
+  else if (isLoopback(config.host)) app.addHook('onRequest', loopbackGuard);
+  if (config.rateLimit.max > 0) {
+    await app.register(rateLimit, {
+      max: config.rateLimit.max,
+      timeWindow: config.rateLimit.windowMs,
+      allowList: (request) => config.rateLimit.exemptLoopback && isLoopbackAddress(request.ip),
+      errorResponseBuilder: (_request, context) =>
+        new PlumbError('rate_limited', `Rate limit of ${context.max} requests per ${config.rateLimit.windowMs / 1000} s exceeded; retry in ${context.after}`),
+    });
+  }
+}
+
+/** Hashing first gives equal-length buffers, so timingSafeEqual never throws and the length leaks nothing. */
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+export function bearerTokenCheck(token: string): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  const expected = digest(token);
+  return async (request, reply) => {
+    if (request.routeOptions.url !== undefined && OPEN_ROUTES.has(request.routeOptions.url)) return;
+    const header = request.headers.authorization;
+    const presented = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '')?.[1];
+    if (presented !== undefined && timingSafeEqual(digest(presented), expected)) return;
+    const message = header === undefined
+      ? 'This plumb requires a bearer token: send the header Authorization: Bearer <token>'
+      : presented === undefined ? 'The Authorization header must be: Bearer <token>' : 'The bearer token is not the one this plumb was started with';
+    await unauthorized(reply, message);
+  };
+}
+
+/**
+ * Without a token on a loopback address, only requests addressed to a loopback name are served:
+ * a web page cannot reach plumb through DNS rebinding or a cross-site request (MCP asks servers to check Origin).
+ */
+async function loopbackGuard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const host = request.hostname;
+  if (host && !isLoopback(host)) {
+    await unauthorized(reply, `Host '${host}' is not a loopback name: without a token plumb answers only requests to localhost, 127.0.0.1 or [::1]; set PLUMB_TOKEN to serve other names`);
+    return;
+  }
+  const origin = request.headers.origin;
+  if (origin !== undefined && !isLoopbackOrigin(origin)) {
+    await unauthorized(reply, `Origin '${origin}' is not a loopback origin: without a token plumb does not answer web pages from other sites; set PLUMB_TOKEN to allow it`);
+  }
+}
+
+function isLoopbackOrigin(origin: string): boolean {
+  try {
+    return isLoopback(new URL(origin).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** request.ip as Node gives it: IPv4, IPv6, or IPv4 mapped into IPv6. */
+export function isLoopbackAddress(ip: string): boolean {
+  return ip === '::1' || /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(ip);
+}
+
+async function unauthorized(reply: FastifyReply, message: string): Promise<void> {
+  await reply
+    .code(401)
+    .header('www-authenticate', 'Bearer realm="plumb"')
+    .type('application/json')
+    .send(errorBody(new PlumbError('unauthorized', message)));
+}
