@@ -8,7 +8,7 @@ export const go: LanguageDescriptor = {
   defaultLanguageId: 'go',
   command: { kind: 'path', names: ['gopls'] },
   args: ['serve'],
-  installHint: 'apt-get install gopls (or go install golang.org/x/tools/gopls@latest)',
+  installHint: 'apt-get install gopls golang-go (gopls needs the go command to load packages)',
   instances: 1,
   compileDatabase: false,
   readiness: { openFileOnStart: false, indexingProgressTitles: [] },

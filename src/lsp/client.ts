@@ -93,6 +93,20 @@ interface OpenDocument {
   size: number;
 }
 
+/** Every server process alive, so a plumb that exits without shutdown() still leaves none behind. */
+const liveChildren = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function track(child: ChildProcess): void {
+  liveChildren.add(child);
+  child.once('exit', () => liveChildren.delete(child));
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const alive of liveChildren) alive.kill('SIGKILL');
+  });
+}
+
 const SHUTDOWN_WAIT_MS = 1500;
 const LOST_GRACE_MS = 200;
 const STDERR_TAIL = 2000;
@@ -112,6 +126,7 @@ export class LspClient {
   private child: ChildProcess | undefined;
   private connection: ProtocolConnection | undefined;
   private stopping = false;
+  private answered = false;
   private exited: Promise<void> = Promise.resolve();
   private stderrTail = '';
   private readonly progress = new Map<string | number, ServerProgress>();
@@ -158,6 +173,7 @@ export class LspClient {
     }
     this.child = child;
     this.pid = child.pid ?? null;
+    if (child.pid !== undefined) track(child);
     this.startedAt = Date.now();
     // A dead server's pipes raise EPIPE and friends: they are reported through 'exit', not thrown.
     for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.on('error', () => {});
@@ -238,7 +254,8 @@ export class LspClient {
    * timeout or abort the server gets $/cancelRequest. Every failure is a PlumbError.
    */
   request<P, R>(type: ProtocolRequestType<P, R, unknown, unknown, unknown>, params: P, options: RequestOptions = {}): Promise<R> {
-    const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs;
+    // Until a server has answered once, its answers include loading the project (pyright: 5-20 s for flask), so the start budget applies.
+    const timeoutMs = options.timeoutMs ?? (this.answered ? this.options.requestTimeoutMs : Math.max(this.options.requestTimeoutMs, this.options.startTimeoutMs));
     const method = type.method;
     const uri = options.document ? pathToFileURL(options.document.absolute).href : undefined;
     return new Promise<R>((resolve, reject) => {
@@ -292,6 +309,7 @@ export class LspClient {
           if (settled) return;
           sent = true;
           const value = await connection.sendRequest(type, params, source.token);
+          this.answered = true;
           finish(undefined, value);
         } catch (error) {
           finish(this.toPlumbError(error, method));

@@ -103,7 +103,6 @@ export class LspPool {
    * document or re-syncs it when it changed on disk, then asks with a timeout. Rejects only with PlumbError.
    */
   // The protocol's request types carry phantom type parameters that only `any` matches for every request.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async request<P, R>(file: WorkspaceFile, type: ProtocolRequestType<P, R, any, any, any>, params: P, options: PoolRequestOptions = {}): Promise<R> {
     const language = this.languageFor(file);
     try {

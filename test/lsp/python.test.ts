@@ -3,7 +3,7 @@ import { SymbolKind } from 'vscode-languageserver-protocol';
 import { findSymbol, FLASK, isAlive, makePool, timed } from './helpers.js';
 
 // pyright on Debian's python3-flask.
-const flask = makePool(FLASK);
+const flask = makePool(FLASK, { lsp: { startTimeoutMs: 120000 } });
 t.teardown(() => flask.close());
 
 t.test('document symbols of the Flask class come back from pyright', async (t) => {
