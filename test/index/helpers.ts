@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PlumbApp } from '../../src/app.js';
 import type { SymbolIndex } from '../../src/index/symbol-index.js';
@@ -39,5 +39,22 @@ export function polyglotWorkspace(dir: string): string {
     cpSync(path.join(from, 'src'), path.join(root, to, 'src'), { recursive: true });
   }
   cpSync('/usr/lib/python3/dist-packages/flask', path.join(root, 'flask'), { recursive: true, filter: (src) => !src.includes('__pycache__') });
+  return root;
+}
+
+/** The polyglot workspace plus a scoped package and a package without symbols. */
+export function packagesWorkspace(dir: string): string {
+  const root = polyglotWorkspace(dir);
+  mkdirSync(path.join(root, 'scoped/src'), { recursive: true });
+  writeFileSync(path.join(root, 'scoped/package.json'), JSON.stringify({ name: '@plumb/scoped', version: '1.0.0' }));
+  writeFileSync(path.join(root, 'scoped/src/receipts.ts'), [
+    'export interface Receipt { total: number }',
+    'export function processPayment(amount: number, currency: string): Receipt { return { total: amount }; }',
+    'export class PaymentGateway { charge(amount: number): Receipt { return processPayment(amount, "EUR"); } }',
+    '',
+  ].join('\n'));
+  mkdirSync(path.join(root, 'docs-only'), { recursive: true });
+  writeFileSync(path.join(root, 'docs-only/package.json'), JSON.stringify({ name: 'docs-only' }));
+  writeFileSync(path.join(root, 'docs-only/README.md'), '# Only prose here\n');
   return root;
 }
