@@ -75,8 +75,8 @@ export function extractFromTree(tree: Tree, spec: LanguageSpec, language: Langua
   };
 
   walkChildren(tree.rootNode, root, 0);
-  symbols.sort((a, b) => a.selectionRange.start.line - b.selectionRange.start.line
-    || a.selectionRange.start.column - b.selectionRange.start.column);
+  // Range starts put a container before its members (a typedef'd struct starts before its fields).
+  symbols.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.column - b.range.start.column);
   return symbols;
 }
 
@@ -99,7 +99,7 @@ function toSymbol(draft: Draft, declared: Node, scope: Scope, spec: LanguageSpec
     containingType,
     range: { start: point(startNode.startPosition), end: point(endNode.endPosition) },
     selectionRange: { start: point(nameNode.startPosition), end: point(nameNode.endPosition) },
-    signature: oneLine(ctx.source.slice(startNode.startIndex, Math.max(headEnd, startNode.startIndex))),
+    signature: (draft.signaturePrefix ?? '') + oneLine(ctx.source.slice(startNode.startIndex, Math.max(headEnd, startNode.startIndex))),
     parameters: draft.parameters ?? [],
     returnType: draft.returnType ?? null,
     doc: draft.doc !== undefined ? draft.doc : docAbove(outer ?? declared, spec, ctx),
@@ -134,7 +134,7 @@ function docAbove(anchor: Node, spec: LanguageSpec, ctx: ExtractContext): string
       continue;
     }
     if (!spec.commentTypes.has(prev.type)) break;
-    if (!adjacent(ctx.original, prev.endIndex, below.startIndex) || !startsLine(ctx.original, prev.startIndex)) break;
+    if (!adjacent(ctx.original, contentEnd(ctx.original, prev), below.startIndex) || !startsLine(ctx.original, prev.startIndex)) break;
     const text = ctx.original.slice(prev.startIndex, prev.endIndex);
     if (spec.isDocComment && !spec.isDocComment(text)) break;
     parts.unshift(text);
@@ -144,6 +144,13 @@ function docAbove(anchor: Node, spec: LanguageSpec, ctx: ExtractContext): string
   if (!parts.length) return null;
   const doc = parts.map(cleanComment).join('\n').trim();
   return doc || null;
+}
+
+/** Where a comment's text ends, before the newline some grammars make part of a line comment. */
+function contentEnd(text: string, comment: Node): number {
+  let end = comment.endIndex;
+  while (end > comment.startIndex && (text.charCodeAt(end - 1) === 10 || text.charCodeAt(end - 1) === 13)) end--;
+  return end;
 }
 
 /** No blank line in the original text between two points. */

@@ -136,12 +136,21 @@ function declaration(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | u
       node,
       nameNode,
       headEnd: value ? value.startIndex : node.endIndex,
-      returnType: type ? textWithout(ctx, node, [nameNode, value, ...declarators.filter((d) => d !== declarator)]).replace(/[\s;,=]+$/, '') : null,
+      returnType: type ? variableType(node, declarator, nameNode, value, declarators, ctx) : null,
       definition: scope.defining,
     });
   }
   return drafts.length ? drafts : undefined;
 }
+
+/** `static const char *name = ...` → `const char *`: the declaration minus storage, name, value and other declarators. */
+function variableType(node: Node, declarator: Node, nameNode: Node, value: Node | null, declarators: Node[], ctx: ExtractContext): string {
+  const noise = named(node).filter((child) => NOT_TYPE.has(child.type));
+  const cuts = [nameNode, value, ...noise, ...declarators.filter((other) => other !== declarator)];
+  return textWithout(ctx, node, cuts).replace(/[\s;,=]+$/, '').replace(/^[\s,]+/, '');
+}
+
+const NOT_TYPE = new Set(['storage_class_specifier', 'virtual', 'attribute_specifier', 'attribute_declaration', 'ms_declspec_modifier', 'comment']);
 
 function typeDefinition(node: Node, ctx: ExtractContext): Draft[] | undefined {
   const drafts: Draft[] = [];

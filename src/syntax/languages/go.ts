@@ -56,20 +56,21 @@ function typeSpec(spec: Node, ctx: ExtractContext): Draft[] {
   const type = spec.childForFieldName('type');
   if (!nameNode) return [];
   const name = ctx.text(nameNode);
-  if (spec.type === 'type_alias' || !type) return [{ name, kind: 'type_alias', node: spec, nameNode, headEnd: spec.endIndex }];
+  const signaturePrefix = 'type ';
+  if (spec.type === 'type_alias' || !type) return [{ name, kind: 'type_alias', node: spec, nameNode, headEnd: spec.endIndex, signaturePrefix }];
   if (type.type === 'struct_type') {
     const fields = named(type).find((child) => child.type === 'field_declaration_list') ?? null;
     // Embedded fields are Go's way to inherit: they are the bases.
     const bases = named(fields).filter((f) => f.type === 'field_declaration' && !f.childForFieldName('name'))
       .map((f) => compact(ctx, f.childForFieldName('type')).replace(/^\*/, ''));
-    return [{ name, kind: 'struct', node: spec, nameNode, body: fields, bases, headEnd: type.startIndex + 'struct'.length }];
+    return [{ name, kind: 'struct', node: spec, nameNode, body: fields, bases, headEnd: type.startIndex + 'struct'.length, signaturePrefix }];
   }
   if (type.type === 'interface_type') {
     const bases = named(type).filter((child) => child.type === 'type_elem' || child.type === 'constraint_elem' || child.type === 'interface_type_name' || child.type === 'qualified_type' || child.type === 'type_identifier')
       .map((child) => compact(ctx, child));
-    return [{ name, kind: 'interface', node: spec, nameNode, body: type, bases, headEnd: type.startIndex + 'interface'.length }];
+    return [{ name, kind: 'interface', node: spec, nameNode, body: type, bases, headEnd: type.startIndex + 'interface'.length, signaturePrefix }];
   }
-  return [{ name, kind: 'type_alias', node: spec, nameNode, headEnd: spec.endIndex }];
+  return [{ name, kind: 'type_alias', node: spec, nameNode, headEnd: spec.endIndex, signaturePrefix }];
 }
 
 function valueSpecs(node: Node, constant: boolean, scope: Scope, ctx: ExtractContext): Draft[] {
@@ -90,6 +91,7 @@ function valueSpecs(node: Node, constant: boolean, scope: Scope, ctx: ExtractCon
         name, kind, node: spec, nameNode,
         returnType: type ? compact(ctx, type) : null,
         headEnd: value && value.endIndex - value.startIndex > 80 ? value.startIndex : spec.endIndex,
+        signaturePrefix: constant ? 'const ' : 'var ',
         definition: scope.defining,
       });
     }

@@ -47,15 +47,25 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
 }
 
 function assignment(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
-  // Variables live at module and class level only; locals are not symbols.
-  if (scope.parentKind !== null && scope.parentKind !== 'class') return undefined;
-  const assign = named(node).find((child) => child.type === 'assignment');
-  if (!assign) return undefined;
+  const assign = node.firstNamedChild;
+  if (!assign || assign.type !== 'assignment') return undefined;
+  const value = assign.childForFieldName('right');
+  const lambda = value?.type === 'lambda';
+  // Variables live at module and class level only; a local is a symbol only when it names a lambda.
+  const local = scope.parentKind !== null && scope.parentKind !== 'class';
+  if (local && !lambda) return undefined;
   const drafts: Draft[] = [];
   const typeNode = assign.childForFieldName('type');
-  const value = assign.childForFieldName('right');
   for (const target of targets(assign)) {
     const name = ctx.text(target);
+    if (lambda) {
+      drafts.push({
+        name, kind: scope.parentKind === 'class' ? 'method' : 'function', node, nameNode: target,
+        parameters: parameters(value.childForFieldName('parameters'), ctx),
+        headEnd: value.childForFieldName('body')?.startIndex ?? node.endIndex, doc: null,
+      });
+      continue;
+    }
     const kind: NormalizedKind = scope.parentKind === 'class' ? 'field' : looksConstant(name) ? 'constant' : 'variable';
     const short = value && value.endIndex - value.startIndex <= 80 && !ctx.text(value).includes('\n');
     drafts.push({

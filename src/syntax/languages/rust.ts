@@ -111,7 +111,8 @@ export const rust: LanguageSpec = {
   grammar: 'rust',
   separator: '::',
   commentTypes: new Set(['line_comment', 'block_comment']),
-  isDocComment: (text) => /^(\/\/\/|\/\*\*|\/\/!)/.test(text),
+  // Outer doc comments only: `//!` documents the enclosing module, not the next item.
+  isDocComment: (text) => /^(\/\/\/(?!\/)|\/\*\*)/.test(text),
   docSkipTypes: new Set(['attribute_item']),
   declare,
   descend: new Set(['source_file', 'declaration_list']),

@@ -16,6 +16,8 @@ export interface Draft {
   nameNode: Node | null;
   /** Source index where the one-line signature stops; defaults to the body start, else the node end. */
   headEnd?: number;
+  /** Put before the signature when the node leaves out its keyword (a Go spec inside `const (...)`). */
+  signaturePrefix?: string;
   parameters?: Parameter[];
   returnType?: string | null;
   bases?: string[];
