@@ -44,7 +44,8 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
       signatureInformation: { documentationFormat: [MarkupKind.Markdown, MarkupKind.PlainText], parameterInformation: { labelOffsetSupport: true }, activeParameterSupport: true },
     },
     documentHighlight: { dynamicRegistration: false },
-    // Servers push diagnostics for open files anyway; plumb ignores them, declaring this keeps them small.
     publishDiagnostics: { relatedInformation: false, versionSupport: false },
+    // Pull diagnostics, never pulled: pyright then stops type-checking each opened file before its next answer (10-20 s for flask/app.py).
+    diagnostic: { dynamicRegistration: true, relatedDocumentSupport: false },
   },
 };

@@ -374,9 +374,13 @@ export class LspClient {
     for (const uri of this.documents.keys()) {
       if (this.documents.size <= this.options.maxOpenDocuments) return;
       if (uri === keep || (this.documentUse.get(uri) ?? 0) > 0) continue;
-      this.documents.delete(uri);
-      await connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+      await this.closeDocument(connection, uri);
     }
+  }
+
+  private async closeDocument(connection: ProtocolConnection, uri: string): Promise<void> {
+    if (!this.documents.delete(uri)) return;
+    await connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
   }
 
   /** shutdown request, exit notification, then SIGKILL when the process is still there. */
@@ -389,6 +393,8 @@ export class LspClient {
     this.stopping = true;
     this.failPending(this.unavailable('is shutting down'));
     const connection = this.connection;
+    // A server still in initialize cannot take shutdown; it is killed right away.
+    if (!this.running) this.kill();
     if (connection && this.running) {
       try {
         await withTimeout(connection.sendRequest(ShutdownRequest.type), SHUTDOWN_WAIT_MS);

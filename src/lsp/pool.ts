@@ -49,6 +49,8 @@ interface Slot {
   gaveUp: boolean;
   restartTimer?: NodeJS.Timeout;
   lastError?: string;
+  /** The file of the latest request, reopened first after a restart. */
+  lastFile?: WorkspaceFile;
 }
 
 /**
@@ -171,6 +173,7 @@ export class LspPool {
     const slots = this.slots.get(language.id)!;
     const index = this.nextInstance.get(language.id) ?? 0;
     this.nextInstance.set(language.id, (index + 1) % slots.length);
+    slots[index].lastFile = file;
     return abortable(this.ensure(slots[index], file), signal, language);
   }
 
@@ -214,6 +217,10 @@ export class LspPool {
     if (language.compileDatabase) {
       this.compileDatabase = await prepareCompileDatabase({ root: this.workspace.root, cacheDir: this.cacheDir, config: this.config.compileDatabase });
       args.push(...this.compileDatabase.clangdArgs);
+      const configured = this.config.compileDatabase.directory;
+      if (configured && this.compileDatabase.source !== path.join(path.resolve(this.workspace.root, configured), 'compile_commands.json')) {
+        this.logger.warn({ language: language.id, directory: configured }, 'compileDatabase.directory holds no compile_commands.json; using another');
+      }
       this.logger.info({ language: language.id, compileDatabase: this.compileDatabase.path, synthesized: this.compileDatabase.synthesized, entries: this.compileDatabase.entries }, 'compile database');
     }
     const { lsp } = this.config;
@@ -262,7 +269,7 @@ export class LspPool {
     if (slot.gaveUp || !restart || this.closed) return;
     clearTimeout(slot.restartTimer);
     slot.restartTimer = setTimeout(() => {
-      this.ensure(slot).catch((error: unknown) => this.logger.warn({ language: slot.language.id, err: error }, 'language server restart failed'));
+      this.ensure(slot, slot.lastFile).catch((error: unknown) => this.logger.warn({ language: slot.language.id, err: error }, 'language server restart failed'));
     }, Math.max(0, slot.retryAt - now));
     slot.restartTimer.unref();
   }

@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import t from 'tap';
 import { SymbolKind } from 'vscode-languageserver-protocol';
-import { findSymbol, FLASK, isAlive, makePool, timed } from './helpers.js';
+import { findSymbol, FLASK, isAlive, makePool, sleep, timed } from './helpers.js';
 
 // pyright on Debian's python3-flask.
 const flask = makePool(FLASK, { lsp: { startTimeoutMs: 120000 } });
@@ -21,6 +24,23 @@ t.test('a second file is answered by the running server', async (t) => {
   const { value, ms } = await timed(() => flask.documentSymbols('blueprints.py'));
   t.ok(findSymbol(value, 'Blueprint', SymbolKind.Class));
   t.comment(`pyright documentSymbol flask/blueprints.py (server warm, file new): ${ms} ms`);
+});
+
+
+t.test('pyright reads files from disk and sees a change on the next request', async (t) => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'plumb-py-test-'));
+  writeFileSync(path.join(root, 'shapes.py'), 'class Square:\n    def area(self) -> float:\n        return 1.0\n');
+  const ctx = makePool(root, { lsp: { startTimeoutMs: 120000 } });
+  t.teardown(async () => {
+    await ctx.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+  t.ok(findSymbol(await ctx.documentSymbols('shapes.py'), 'Square', SymbolKind.Class));
+  await sleep(20);
+  writeFileSync(path.join(root, 'shapes.py'), 'class Circle:\n    def radius(self) -> float:\n        return 2.0\n');
+  const symbols = await ctx.documentSymbols('shapes.py');
+  t.notOk(findSymbol(symbols, 'Square'), 'the old class is gone');
+  t.ok(findSymbol(symbols, 'radius', SymbolKind.Method), 'the new text is what pyright sees');
 });
 
 t.test('shutdown stops pyright', async (t) => {
