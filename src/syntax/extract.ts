@@ -24,10 +24,8 @@ export function extractFromTree(tree: Tree, spec: LanguageSpec, language: Langua
 
   const walkChildren = (node: Node, scope: Scope, depth: number): void => {
     let current = scope;
-    const count = node.childCount;
-    for (let i = 0; i < count; i++) {
-      const child = node.child(i);
-      if (!child) continue;
+    // One call for all children: `child(i)` would walk the siblings again for each i.
+    for (const child of node.children) {
       walk(child, current, depth + 1);
       if (spec.siblingScope) current = spec.siblingScope(child, current, ctx) ?? current;
     }
@@ -174,8 +172,8 @@ function startsLine(text: string, index: number): boolean {
 export function cleanComment(comment: string): string {
   const trimmed = comment.trim();
   if (trimmed.startsWith('/*')) {
-    const body = trimmed.replace(/^\/\*[*!]?/, '').replace(/\*\/$/, '');
-    return dedent(body.split('\n').map((line) => line.replace(/^\s*\*(?!\/) ?/, '')).join('\n')).trim();
+    const body = trimmed.slice(trimmed[2] === '*' || trimmed[2] === '!' ? 3 : 2, trimmed.endsWith('*/') ? -2 : undefined);
+    return dedent(body.replace(/^[ \t]*\*(?!\/) ?/gm, '')).trim();
   }
-  return trimmed.split('\n').map((line) => line.replace(/^\s*(\/\/[/!]?|#+) ?/, '')).join('\n').trimEnd();
+  return trimmed.replace(/^[ \t]*(\/\/[/!]?|#+) ?/gm, '').trimEnd();
 }

@@ -20,6 +20,9 @@ const BY_EXTENSION: Record<string, LanguageId> = {
   '.rs': 'rust',
 };
 
+const PARSE_BUDGET_MS = 1500;
+const PARSE_BUDGET_PER_MB_MS = 5000;
+
 /** The language a file is parsed as, by extension (`.h` counts as C++); undefined when none. */
 export function syntaxLanguageOf(filePath: string): LanguageId | undefined {
   return BY_EXTENSION[extname(filePath).toLowerCase()];
@@ -38,8 +41,10 @@ export async function extractSymbols(language: LanguageId, source: string): Prom
     prepared = source;
   }
   let tree;
+  // Error recovery on pathological input (thousands of unclosed brackets) can take seconds: give up instead.
+  const deadline = performance.now() + PARSE_BUDGET_MS + (source.length / 1_000_000) * PARSE_BUDGET_PER_MB_MS;
   try {
-    tree = parser.parse(prepared);
+    tree = parser.parse(prepared, null, { progressCallback: () => performance.now() > deadline });
   } catch {
     return [];
   }

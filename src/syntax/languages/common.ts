@@ -12,38 +12,22 @@ export function looksConstant(name: string): boolean {
   return /^[A-Z][A-Z0-9_]*$/.test(name) && /[A-Z]/.test(name) && name.length > 1;
 }
 
-/** Named children of a node, as a plain array (no nulls). */
+// `node.child(i)` walks the siblings from the first each time; the array getters fetch them in one call.
+
+/** Named children of a node. */
 export function named(node: Node | null | undefined): Node[] {
-  if (!node) return [];
-  const out: Node[] = [];
-  const count = node.namedChildCount;
-  for (let i = 0; i < count; i++) {
-    const child = node.namedChild(i);
-    if (child) out.push(child);
-  }
-  return out;
+  return node ? node.namedChildren : [];
 }
 
-/** All children (named or not), as a plain array. */
+/** All children (named or not). */
 export function childrenOf(node: Node | null | undefined): Node[] {
-  if (!node) return [];
-  const out: Node[] = [];
-  const count = node.childCount;
-  for (let i = 0; i < count; i++) {
-    const child = node.child(i);
-    if (child) out.push(child);
-  }
-  return out;
+  return node ? node.children : [];
 }
 
 /** First child of one of `types`. */
 export function childOfType(node: Node | null | undefined, ...types: string[]): Node | null {
   if (!node) return null;
-  const count = node.childCount;
-  for (let i = 0; i < count; i++) {
-    const child = node.child(i);
-    if (child && types.includes(child.type)) return child;
-  }
+  for (const child of node.children) if (types.includes(child.type)) return child;
   return null;
 }
 

@@ -126,11 +126,9 @@ function method(node: Node, scope: Scope, ctx: ExtractContext): Draft {
 /** Keywords (unnamed children) before the name: `get`, `set`, `static`, `async`. */
 function childrenTokens(node: Node): string[] {
   const tokens: string[] = [];
-  const count = node.childCount;
-  for (let i = 0; i < count; i++) {
-    const child = node.child(i);
-    if (!child || child.isNamed) {
-      if (child?.type === 'property_identifier' || child?.type === 'private_property_identifier' || child?.type === 'computed_property_name') break;
+  for (const child of node.children) {
+    if (child.isNamed) {
+      if (child.type === 'property_identifier' || child.type === 'private_property_identifier' || child.type === 'computed_property_name') break;
       continue;
     }
     tokens.push(child.type);
