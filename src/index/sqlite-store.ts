@@ -17,7 +17,7 @@ import type {
 import type { LanguageId, Parameter } from './types.js';
 
 /** Bump when the tables, or what the extractor stores in them, change: a mismatch rebuilds. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -42,11 +42,9 @@ CREATE TABLE symbols (
   bases TEXT NOT NULL, language TEXT NOT NULL, package_id INTEGER NOT NULL
 );
 CREATE INDEX symbols_sid ON symbols (sid);
-CREATE INDEX symbols_name ON symbols (name);
 CREATE INDEX symbols_name_lower ON symbols (name_lower);
 CREATE INDEX symbols_humps ON symbols (humps);
 CREATE INDEX symbols_file ON symbols (file_id);
-CREATE INDEX symbols_package ON symbols (package_id);
 -- Distinct humps: the fuzzy tier scans these (few) instead of every symbol.
 CREATE TABLE humps (h TEXT PRIMARY KEY) WITHOUT ROWID;
 -- Substrings of names (trigrams) and words of signatures; rowid = symbols.id.
@@ -170,7 +168,7 @@ export class SqliteSymbolStore implements SymbolStore {
   }
 
   async packageSymbols(spec: PackageSymbolsSpec): Promise<{ results: StoredSymbol[]; total: number; forwardDeclarations: number }> {
-    const where: SqlPart = { sql: 's.package_id IN (SELECT id FROM packages WHERE name = ?)', params: [spec.packageName] };
+    const where: SqlPart = { sql: 's.file_id IN (SELECT f.id FROM files f JOIN packages p ON p.id = f.package_id WHERE p.name = ?)', params: [spec.packageName] };
     if (spec.kinds?.length) {
       where.sql += ` AND s.kind IN (${spec.kinds.map(() => '?').join(', ')})`;
       where.params.push(...spec.kinds);
@@ -301,7 +299,8 @@ function openDatabase(file: string): Database.Database {
   db.pragma('synchronous = NORMAL');
   db.pragma('temp_store = MEMORY');
   db.pragma('cache_size = -65536');
-  db.pragma('mmap_size = 1073741824');
+  // Modest: mapped pages count in the service's RSS, and the page cache serves reads well enough.
+  db.pragma('mmap_size = 268435456');
   db.function('plumb_qualified', { deterministic: true }, (qualifiedName: unknown, name: unknown, qualifier: unknown) =>
     qualifierMatches(String(qualifiedName), String(name), String(qualifier)) ? 1 : 0);
   return db;
@@ -374,7 +373,8 @@ function tierSource(tier: MatchTier, spec: SearchSpec): TierSql | undefined {
   let base: TierSql;
   switch (tier) {
     case 'exact':
-      base = { from: 'symbols s', where: 's.name = ?', params: [q] };
+      // Through the lower-case index: one index fewer to maintain on every insert.
+      base = { from: 'symbols s', where: 's.name_lower = ? AND s.name = ?', params: [ql, q] };
       break;
     case 'exact_case_insensitive':
       base = { from: 'symbols s', where: 's.name_lower = ? AND s.name <> ?', params: [ql, q] };

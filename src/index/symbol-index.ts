@@ -46,9 +46,9 @@ export interface SymbolIndexOptions {
   logger?: IndexLogger;
 }
 
-/** Commit when a batch holds this many files or symbols, or has waited this long. */
-const BATCH_FILES = 500;
-const BATCH_SYMBOLS = 50_000;
+/** Commit when a batch holds this many files or symbols, or has waited this long; small batches keep queries answered meanwhile. */
+const BATCH_FILES = 200;
+const BATCH_SYMBOLS = 5_000;
 const BATCH_MS = 200;
 
 const SILENT: IndexLogger = { info: () => undefined, warn: () => undefined };

@@ -1,0 +1,229 @@
+/**
+ * npm run bench: the index on real corpora, side by side in one run.
+ *   1. cold build against universal-ctags on the same trees, and a warm restart;
+ *   2. a million-symbol index (the workspace plus extra roots: system headers, the Go standard
+ *      library, Python packages, node_modules), its build and warm restart;
+ *   3. /symbols over HTTP on it: p50/p99 latency and server time, req/s under load (autocannon);
+ *   4. the language servers' own workspace/symbol latency for the same queries;
+ *   5. the service's memory.
+ * Flags: --skip-million, --skip-lsp, --fresh (rebuild the million-symbol index from scratch).
+ * The million-symbol index is kept in $PLUMB_BENCH_CACHE (default <tmp>/plumb-bench) between runs.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { WorkspaceSymbolRequest, type SymbolInformation, type WorkspaceSymbol } from 'vscode-languageserver-protocol';
+import { validateConfig } from '../src/config.js';
+import { SymbolIndex } from '../src/index/symbol-index.js';
+import { MATCH_TIERS } from '../src/index/store.js';
+import { parseQuery } from '../src/index/ranking.js';
+import { LspPool } from '../src/lsp/pool.js';
+import { Workspace } from '../src/workspace.js';
+
+const REPO = path.resolve(import.meta.dirname, '..');
+const args = new Set(process.argv.slice(2));
+const BENCH_CACHE = process.env.PLUMB_BENCH_CACHE ?? path.join(os.tmpdir(), 'plumb-bench');
+const CORES = os.availableParallelism();
+
+/** Real trees, each indexed on its own for the ctags comparison. */
+const CORPORA = [
+  { name: 'googletest (C++)', root: '/usr/src/googletest', ctagsLanguages: 'C,C++,Python' },
+  { name: 'rxjs src (TypeScript)', root: path.join(REPO, 'node_modules/rxjs/src'), ctagsLanguages: 'TypeScript,JavaScript' },
+  { name: 'flask (Python)', root: '/usr/lib/python3/dist-packages/flask', ctagsLanguages: 'Python' },
+  { name: 'Go 1.19 std (Go)', root: '/usr/share/go-1.19/src', ctagsLanguages: 'Go,C,C++,Python,JavaScript' },
+];
+
+/** The million-symbol index: a workspace and real trees as extra roots. */
+const MILLION_ROOT = '/usr/src/googletest';
+const MILLION_EXTRA = ['/usr/include', '/usr/share/go-1.19/src', '/usr/lib/python3/dist-packages', '/usr/lib/python3.11', path.join(REPO, 'node_modules'), '/usr/lib/google-cloud-sdk/lib'].filter((p) => existsSync(p));
+
+/** Queries an agent would send: exact names, lower-case, CamelCase initials, prefixes, substrings, signature words. */
+const QUERIES = ['TestPartResult', 'Matcher', 'Observable', 'BehaviorSubject', 'Flask', 'NewRequest', 'HandlerFunc', 'printf', 'ZodString', 'testing::Test', 'behaviorsubject', 'BS', 'FPC', 'Subscri', 'get_json', 'ParseInt', 'Receipt', 'SchedulerLike'];
+
+const rows: string[][] = [];
+function row(section: string, metric: string, value: string, note = ''): void {
+  rows.push([section, metric, value, note]);
+  console.error(`  ${section} | ${metric}: ${value}${note ? ` (${note})` : ''}`);
+}
+
+const ms = (n: number): string => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(n < 10 ? 2 : 0)} ms`);
+const count = (n: number): string => new Intl.NumberFormat('en-US').format(n);
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function config(cacheDir: string, extraRoots: string[] = []): ReturnType<typeof validateConfig> {
+  return validateConfig({ cacheDir, logLevel: 'silent', index: { extraRoots, watch: false, workers: CORES } });
+}
+
+async function timedBuild(root: string, cacheDir: string, extraRoots: string[] = []): Promise<{ ms: number; files: number; parsed: number; symbols: number; index: SymbolIndex }> {
+  const started = performance.now();
+  const index = await SymbolIndex.open({ root, config: config(cacheDir, extraRoots), cacheDir });
+  const summary = await index.build();
+  return { ms: performance.now() - started, files: summary.filesTotal, parsed: summary.filesParsed, symbols: summary.symbols, index };
+}
+
+function ctagsWall(root: string, languages: string): { ms: number; tags: number } {
+  const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'plumb-ctags-')), 'tags');
+  const started = performance.now();
+  execFileSync('ctags', ['-R', `--languages=${languages}`, '--exclude=node_modules', '--exclude=.git', '-f', out, root], { stdio: 'ignore' });
+  const elapsed = performance.now() - started;
+  const tags = readFileSync(out, 'utf8').split('\n').filter((l) => l && !l.startsWith('!_')).length;
+  rmSync(path.dirname(out), { recursive: true, force: true });
+  return { ms: elapsed, tags };
+}
+
+async function storeQueryTimes(index: SymbolIndex, queries: string[]): Promise<number[]> {
+  const times: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    for (const query of queries) {
+      const { name, qualifier } = parseQuery(query);
+      const started = performance.now();
+      await index.store.search({ name, qualifier, tiers: MATCH_TIERS, offset: 0, limit: 50, includeForwardDeclarations: false });
+      if (round > 0) times.push(performance.now() - started);
+    }
+  }
+  return times;
+}
+
+async function coldVersusCtags(): Promise<Map<string, SymbolIndex>> {
+  console.error(`\n1. Cold build vs universal-ctags (${CORES} cores)`);
+  const indexes = new Map<string, SymbolIndex>();
+  for (const corpus of CORPORA) {
+    if (!existsSync(corpus.root)) continue;
+    const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-bench-cold-'));
+    const ctags = ctagsWall(corpus.root, corpus.ctagsLanguages);
+    const cold = await timedBuild(corpus.root, cacheDir);
+    await cold.index.close();
+    const warm = await timedBuild(corpus.root, cacheDir);
+    row(corpus.name, 'files / symbols (ctags tags)', `${count(cold.files)} / ${count(cold.symbols)}`, `ctags: ${count(ctags.tags)} tags`);
+    row(corpus.name, 'cold build: plumb vs ctags -R', `${ms(cold.ms)} vs ${ms(ctags.ms)}`, `${(cold.ms / ctags.ms).toFixed(1)}x`);
+    row(corpus.name, 'warm restart (unchanged)', ms(warm.ms), `${warm.parsed} files parsed`);
+    const times = await storeQueryTimes(warm.index, QUERIES);
+    row(corpus.name, 'search p50 / p99 (in process)', `${ms(percentile(times, 50))} / ${ms(percentile(times, 99))}`);
+    indexes.set(corpus.root, warm.index);
+  }
+  return indexes;
+}
+
+async function millionIndex(): Promise<void> {
+  console.error(`\n2. Million-symbol index: ${MILLION_ROOT} + ${MILLION_EXTRA.join(', ')}`);
+  const cacheDir = path.join(BENCH_CACHE, 'million');
+  if (args.has('--fresh')) rmSync(cacheDir, { recursive: true, force: true });
+  const existed = existsSync(cacheDir);
+  const first = await timedBuild(MILLION_ROOT, cacheDir, MILLION_EXTRA);
+  await first.index.close();
+  row('million', 'files / symbols', `${count(first.files)} / ${count(first.symbols)}`);
+  row('million', existed ? 'build (resumed/updated from cache)' : 'cold build', ms(first.ms), `${count(first.parsed)} files parsed`);
+  const warm = await timedBuild(MILLION_ROOT, cacheDir, MILLION_EXTRA);
+  row('million', 'warm restart (walk + stat + diff)', ms(warm.ms), `${warm.parsed} files parsed`);
+  const times = await storeQueryTimes(warm.index, QUERIES);
+  row('million', 'search p50 / p99 (store, in process)', `${ms(percentile(times, 50))} / ${ms(percentile(times, 99))}`);
+  await warm.index.close();
+
+  console.error('\n3. /symbols over HTTP (service in its own process)');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'bench/serve.ts'), MILLION_ROOT, cacheDir, JSON.stringify(MILLION_EXTRA)], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()));
+      child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+    });
+    const { url, readyMs } = JSON.parse(line) as { url: string; readyMs: number };
+    row('service', 'start to index ready (warm)', ms(readyMs));
+    const client: number[] = [];
+    const server: number[] = [];
+    for (let round = 0; round < 6; round++) {
+      for (const query of QUERIES) {
+        const started = performance.now();
+        const response = await fetch(`${url}/symbols?query=${encodeURIComponent(query)}`);
+        const body = (await response.json()) as { elapsedMs: number };
+        if (round === 0) continue;
+        client.push(performance.now() - started);
+        server.push(body.elapsedMs);
+      }
+    }
+    row('service', '/symbols server time p50 / p99', `${ms(percentile(server, 50))} / ${ms(percentile(server, 99))}`, `${QUERIES.length} queries x 5`);
+    row('service', '/symbols HTTP latency p50 / p99', `${ms(percentile(client, 50))} / ${ms(percentile(client, 99))}`, 'fetch over loopback');
+    for (const [label, queries] of [['exact names', QUERIES.slice(0, 10)], ['all query shapes', QUERIES]] as const) {
+      let next = 0;
+      const result = await autocannon({
+        url,
+        connections: 16,
+        duration: 8,
+        requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: `/symbols?query=${encodeURIComponent(queries[next++ % queries.length])}` }) }],
+      });
+      row('service', `req/s under load (${label})`, count(Math.round(result.requests.average)), `16 connections, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.non2xx} non-2xx`);
+    }
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    const kb = (key: string): number => Number(/(\d+) kB/.exec(status.split('\n').find((l) => l.startsWith(key)) ?? '')?.[1] ?? 0);
+    row('service', 'memory RSS / peak', `${count(Math.round(kb('VmRSS:') / 1024))} MB / ${count(Math.round(kb('VmHWM:') / 1024))} MB`, 'serving the million-symbol index, after the load');
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+async function languageServers(indexes: Map<string, SymbolIndex>): Promise<void> {
+  console.error('\n4. Language servers\' workspace/symbol on the same trees and queries');
+  const targets = [
+    { name: 'tsc --lsp (rxjs src)', root: path.join(REPO, 'node_modules/rxjs/src'), file: 'internal/Subject.ts' },
+    { name: 'pyright (flask)', root: '/usr/lib/python3/dist-packages/flask', file: 'app.py' },
+    { name: 'clangd (googletest)', root: '/usr/src/googletest', file: 'googletest/src/gtest.cc' },
+  ];
+  for (const target of targets) {
+    const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-bench-lsp-'));
+    const workspace = new Workspace(target.root);
+    const pool = new LspPool({ config: validateConfig({ cacheDir, logLevel: 'silent' }), workspace, cacheDir, logger: silentLogger() });
+    try {
+      const file = workspace.resolveFile('file', target.file);
+      // The first request starts the server and waits for its index; later ones are what an agent sees.
+      const warmStart = performance.now();
+      await pool.request(file, WorkspaceSymbolRequest.type, { query: 'Subject' }, { timeoutMs: 180_000 });
+      const times: number[] = [];
+      let results = 0;
+      for (let round = 0; round < 3; round++) {
+        for (const query of QUERIES) {
+          const started = performance.now();
+          const answer = (await pool.request(file, WorkspaceSymbolRequest.type, { query }, { timeoutMs: 60_000 })) as SymbolInformation[] | WorkspaceSymbol[] | null;
+          times.push(performance.now() - started);
+          results += answer?.length ?? 0;
+        }
+      }
+      row('lsp', `${target.name} workspace/symbol p50 / p99`, `${ms(percentile(times, 50))} / ${ms(percentile(times, 99))}`, `first request ${ms(performance.now() - warmStart - times.reduce((a, b) => a + b, 0))}, ${count(results)} results in all`);
+      const index = indexes.get(target.root);
+      if (index) {
+        const own = await storeQueryTimes(index, QUERIES);
+        row('lsp', `plumb index, same tree, p50 / p99`, `${ms(percentile(own, 50))} / ${ms(percentile(own, 99))}`);
+      }
+    } catch (error) {
+      row('lsp', target.name, 'n/a', error instanceof Error ? error.message.split('\n')[0] : String(error));
+    } finally {
+      await pool.shutdown();
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  }
+}
+
+function silentLogger(): ConstructorParameters<typeof LspPool>[0]['logger'] {
+  const noop = (): void => undefined;
+  const logger = { info: noop, warn: noop, error: noop, debug: noop, trace: noop, fatal: noop, child: () => logger };
+  return logger as unknown as ConstructorParameters<typeof LspPool>[0]['logger'];
+}
+
+function printTable(): void {
+  const header = ['section', 'metric', 'value', 'note'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  console.log(`\nplumb index bench — ${os.cpus()[0]?.model ?? 'cpu'}, ${CORES} cores, Node ${process.version}`);
+  console.log(line(header));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const r of rows) console.log(line(r));
+}
+
+const indexes = await coldVersusCtags();
+if (!args.has('--skip-million')) await millionIndex();
+if (!args.has('--skip-lsp')) await languageServers(indexes);
+for (const index of indexes.values()) await index.close();
+printTable();
