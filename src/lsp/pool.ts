@@ -56,6 +56,13 @@ interface Slot {
 /**
  * The language servers of a workspace: started lazily per language on first need, restarted with
  * backoff after crashes, shut down together. Every failure reaching a caller is a PlumbError.
+ *
+ * ```ts
+ * const pool = new LspPool({ config, workspace, cacheDir, logger: app.log });
+ * const file = workspace.resolveFile('file', 'src/app.ts');
+ * const symbols = await pool.request(file, DocumentSymbolRequest.type, { textDocument: { uri: workspace.uriOf(file.absolute) } }, { signal });
+ * await pool.shutdown();
+ * ```
  */
 export class LspPool {
   private readonly config: PlumbConfig;
@@ -128,7 +135,7 @@ export class LspPool {
     for (const [languageId, slots] of this.slots) {
       for (const slot of slots) {
         const client = slot.client;
-        const state = client && client.state !== 'stopped' ? (client.state === 'crashed' && slot.starting ? 'starting' : client.state) : slot.gaveUp ? 'crashed' : 'stopped';
+        const state = client?.running ? client.state : slot.starting ? 'starting' : client && client.state !== 'stopped' ? client.state : slot.gaveUp ? 'crashed' : 'stopped';
         const entry: ServerStatus = {
           language: languageId,
           command: client?.commandLine ?? [commandDisplayName(slot.language.command), ...slot.language.args].join(' '),
