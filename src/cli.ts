@@ -11,6 +11,8 @@ Usage:
   plumb serve [ROOT] [options]   Serve the workspace at ROOT (default: the current directory)
   plumb mcp [ROOT] [options]     Serve the same workspace's MCP tools over stdio, for MCP clients
                                  that start their servers as processes
+  plumb index [ROOT] [options]   Build or update the symbol index of ROOT, with a progress bar,
+                                 and print its counts per language
   plumb --help                   This text; 'plumb serve --help' and 'plumb mcp --help' list options
   plumb --version                The version
 
@@ -49,6 +51,20 @@ Options:
   -h, --help          This text
 `;
 
+const INDEX_HELP = `Usage: plumb index [ROOT] [options]
+
+Builds the symbol index of the workspace at ROOT (default: the current directory), or brings
+it up to date: unchanged files are skipped. Shows progress on stderr, then prints files and
+symbols per language. 'plumb serve' uses the same index and keeps it fresh.
+
+Options:
+  --config FILE       Config file (default ROOT/plumb.json when it exists): index.include,
+                      index.exclude, index.extraRoots, index.workers
+  --log-level LEVEL   fatal, error, warn, info (default), debug, trace or silent
+  --cache-dir DIR     Where plumb keeps its index (default $XDG_CACHE_HOME/plumb or ~/.cache/plumb)
+  -h, --help          This text
+`;
+
 const MCP_OPTIONS = {
   config: { type: 'string' },
   'log-level': { type: 'string' },
@@ -81,6 +97,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (command === 'serve') return await serve(rest);
     if (command === 'mcp') return await mcp(rest);
+    if (command === 'index') return await buildIndex(rest);
     throw new UsageError(`unknown command '${command}'; see 'plumb --help'`);
   } catch (error) {
     if (error instanceof ConfigError || error instanceof UsageError) {
@@ -165,6 +182,13 @@ async function mcp(args: string[]): Promise<number> {
   await app.ready();
   await serveMcpOverStdio(app);
   return -1;
+}
+
+async function buildIndex(args: string[]): Promise<number> {
+  const common = parseCommon(args, INDEX_HELP, MCP_OPTIONS);
+  if (!common) return 0;
+  const { runIndexCommand } = await import('./index/cli-command.js');
+  return runIndexCommand(common.root, common.config);
 }
 
 main(process.argv.slice(2)).then(
