@@ -111,8 +111,7 @@ export class LspPool {
    * Sends a typed LSP request about a file: starts the language's server when needed, opens the
    * document or re-syncs it when it changed on disk, then asks with a timeout. Rejects only with PlumbError.
    */
-  // The protocol's request types carry phantom type parameters that only `any` matches for every request.
-  async request<P, R>(file: WorkspaceFile, type: ProtocolRequestType<P, R, any, any, any>, params: P, options: PoolRequestOptions = {}): Promise<R> {
+  async request<P, R>(file: WorkspaceFile, type: ProtocolRequestType<P, R, unknown, unknown, unknown>, params: P, options: PoolRequestOptions = {}): Promise<R> {
     const language = this.languageFor(file);
     try {
       const client = await this.clientFor(language, file, options.signal);
