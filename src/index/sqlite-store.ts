@@ -56,7 +56,8 @@ const SYMBOL_COLUMNS = `s.sid, s.name, s.kind, f.path AS file, s.sl, s.sc, s.el,
   s.containing_type, s.qualified_name, s.signature, s.parameters, s.return_type, p.name AS package, s.language,
   s.definition, s.fwd, s.external, s.doc, s.bases`;
 const SYMBOL_JOINS = 'JOIN files f ON f.id = s.file_id JOIN packages p ON p.id = s.package_id';
-const ORDER_IN_TIER = 'ORDER BY s.rank, s.name, f.path, s.nl, s.nc';
+/** Within a tier: user before external and definitions before declarations (rank), then name, file (index order), position. */
+const ORDER_IN_TIER = 'ORDER BY s.rank, s.name, s.file_id, s.nl, s.nc';
 
 interface SymbolRow {
   sid: string; name: string; kind: string; file: string;
@@ -130,7 +131,9 @@ export class SqliteSymbolStore implements SymbolStore {
         continue;
       }
       const { from, where, params } = segment.source;
-      const rows = this.statement(`SELECT ${SYMBOL_COLUMNS} FROM ${from} ${SYMBOL_JOINS} WHERE ${where} AND s.fwd = ${segment.fwd} ${ORDER_IN_TIER} LIMIT ? OFFSET ?`)
+      // The page is picked over narrow rows; only its symbols are joined to their file and package.
+      const rows = this.statement(`SELECT ${SYMBOL_COLUMNS} FROM (SELECT s.id AS id FROM ${from} WHERE ${where} AND s.fwd = ${segment.fwd} ${ORDER_IN_TIER} LIMIT ? OFFSET ?) AS page
+        CROSS JOIN symbols s ON s.id = page.id ${SYMBOL_JOINS} ${ORDER_IN_TIER}`)
         .all(...params, spec.limit - results.length, skip) as SymbolRow[];
       skip = 0;
       for (const row of rows) results.push({ symbol: toSymbol(row), tier: segment.tier });
@@ -274,6 +277,12 @@ export class SqliteSymbolStore implements SymbolStore {
     })();
   }
 
+  /** Refreshes the planner's statistics after a build (bounded work). */
+  async optimize(): Promise<void> {
+    this.db.pragma('analysis_limit = 1000');
+    this.db.pragma('optimize');
+  }
+
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
@@ -385,23 +394,23 @@ function tierSource(tier: MatchTier, spec: SearchSpec): TierSql | undefined {
     case 'fuzzy':
       if (!fuzzy) return undefined;
       base = {
-        from: 'humps h JOIN symbols s ON s.humps = h.h',
+        // CROSS JOIN keeps this order: the few distinct humps first, never a range scan of symbols.
+        from: 'humps h CROSS JOIN symbols s ON s.humps = h.h',
         where: 'h.h >= ? AND h.h < ? AND h.h LIKE ? AND instr(s.name_lower, ?) <> 1',
         params: [ql[0], prefixEnd(ql[0]), fuzzy, ql],
       };
       break;
     case 'substring':
-      base = ql.length >= 3
-        ? { from: 'name_text JOIN symbols s ON s.id = name_text.rowid', where: `name_text MATCH ? AND instr(s.name_lower, ?) > 1${notFuzzy}`, params: [phrase(q), ql, ...notFuzzyParams] }
-        // Trigrams need three characters; shorter substrings fall back to a scan of names.
-        : { from: 'symbols s', where: `instr(s.name_lower, ?) > 1${notFuzzy}`, params: [ql, ...notFuzzyParams] };
+      // Trigrams need three characters; one or two are served by the prefix and initials tiers, never a scan.
+      if (ql.length < 3) return undefined;
+      base = { from: 'name_text CROSS JOIN symbols s ON s.id = name_text.rowid', where: `name_text MATCH ? AND instr(s.name_lower, ?) > 1${notFuzzy}`, params: [phrase(q), ql, ...notFuzzyParams] };
       break;
     case 'signature':
       if (spec.qualifier || !/[A-Za-z0-9_]/.test(q)) return undefined;
       base = {
-        from: 'sig_text JOIN symbols s ON s.id = sig_text.rowid',
+        from: 'sig_text CROSS JOIN symbols s ON s.id = sig_text.rowid',
         where: `sig_text MATCH ? AND instr(s.name_lower, ?) = 0${notFuzzy}`,
-        params: [`${phrase(q)}*`, ql, ...notFuzzyParams],
+        params: [phrase(q), ql, ...notFuzzyParams],
       };
       break;
   }

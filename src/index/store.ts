@@ -144,5 +144,7 @@ export interface SymbolStore {
   registerPackages(packages: PackageRef[]): Promise<void>;
   /** Drops packages that no longer have a manifest nor a file. */
   prunePackages(keep: PackageRef[]): Promise<void>;
+  /** Housekeeping after a build (planner statistics and the like). */
+  optimize(): Promise<void>;
   close(): Promise<void>;
 }

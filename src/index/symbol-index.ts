@@ -315,7 +315,10 @@ export class SymbolIndex {
       flush();
       await flushing;
     }
-    await this.serialized(() => this.store.prunePackages([...packages.values()]));
+    await this.serialized(async () => {
+      await this.store.prunePackages([...packages.values()]);
+      if (summary.filesParsed + summary.filesRemoved > 0) await this.store.optimize();
+    });
     await this.refreshCounts();
     this.setProgress({ state: 'ready', filesIndexed: walk.files.length });
     summary.symbols = this.progressValue.symbols;
