@@ -66,10 +66,11 @@ export function dedent(text: string): string {
  * Declarations of `types` inside a function body that no other function or type in between
  * encloses (local classes, nested functions): found by the grammar's own search, not a JS walk.
  */
-export function nestedDeclarations(body: Node | null, types: string[], scopes: ReadonlySet<string>): Node[] {
+export function nestedDeclarations(body: Node | null, types: string[], scopes: ReadonlySet<string>, keep?: (node: Node) => boolean): Node[] {
   if (!body) return [];
   return body.descendantsOfType(types).filter((node) => {
-    for (let up = node.parent; up && up.id !== body.id; up = up.parent) if (scopes.has(up.type)) return false;
+    if (keep && !keep(node)) return false;
+    for (let up = node.parent; up && up.id !== body.id; up = up.parent) if (scopes.has(up.type) && (!keep || keep(up))) return false;
     return true;
   });
 }

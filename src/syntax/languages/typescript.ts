@@ -11,8 +11,10 @@ import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
 const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
 const CLASS_VALUES = new Set(['class', 'class_expression']);
 /** Found inside function bodies (nested functions, local classes), as ctags does. */
-const NESTED = ['function_declaration', 'generator_function_declaration', 'class_declaration', 'abstract_class_declaration', 'interface_declaration', 'enum_declaration'];
+const NESTED = ['function_declaration', 'generator_function_declaration', 'class_declaration', 'abstract_class_declaration', 'interface_declaration', 'enum_declaration', 'function_expression'];
 const NESTED_SCOPES = new Set([...NESTED, 'method_definition', 'class_body']);
+/** A function expression counts (as declaration and as scope) only when it has a name (`return function build() {}`). */
+const namedExpression = (node: Node): boolean => node.type !== 'function_expression' || !!node.childForFieldName('name');
 
 function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
   switch (node.type) {
@@ -50,6 +52,7 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
       if (!nameNode) return undefined;
       return [{ name: ctx.text(nameNode).replace(/^['"]|['"]$/g, ''), kind: 'enum_member', node, nameNode, headEnd: node.endIndex }];
     }
+    case 'function_expression':
     case 'function_declaration':
     case 'generator_function_declaration':
     case 'function_signature': {
@@ -83,6 +86,11 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
     case 'lexical_declaration':
     case 'variable_declaration':
       return variables(node, scope, ctx);
+    case 'pair':
+      // Only reached for object literals handed over as members (valueMembers, `module.exports = {...}`).
+      return pairFunction(node, scope, ctx);
+    case 'expression_statement':
+      return assignedFunction(node, scope, ctx);
     case 'internal_module':
     case 'module': {
       const nameNode = node.childForFieldName('name');
@@ -117,7 +125,8 @@ function method(node: Node, scope: Scope, ctx: ExtractContext): Draft {
   const nameNode = node.childForFieldName('name');
   const name = nameNode ? ctx.text(nameNode) : '';
   const accessor = childrenTokens(node).some((token) => token === 'get' || token === 'set');
-  const kind: NormalizedKind = name === 'constructor' && scope.parentKind === 'class' ? 'constructor' : accessor ? 'property' : 'method';
+  const kind: NormalizedKind = name === 'constructor' && scope.parentKind === 'class' ? 'constructor'
+    : accessor ? 'property' : scope.parentKind === null ? 'function' : 'method';
   const draft = functionLike(node, node, nameNode, name, kind, ctx);
   draft.definition = scope.defining && node.type === 'method_definition' && !!node.childForFieldName('body');
   return draft;
@@ -146,7 +155,7 @@ function functionLike(node: Node, fn: Node, nameNode: Node | null, name: string,
     parameters: parameters(fn.childForFieldName('parameters') ?? fn.childForFieldName('parameter'), ctx),
     returnType: returnNode ? stripAnnotation(ctx.text(returnNode)) : null,
     headEnd: fn.childForFieldName('body')?.startIndex ?? node.endIndex,
-    members: nestedDeclarations(fn.childForFieldName('body'), NESTED, NESTED_SCOPES),
+    members: nestedDeclarations(fn.childForFieldName('body'), NESTED, NESTED_SCOPES, namedExpression),
   };
 }
 
@@ -178,9 +187,65 @@ function variables(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | und
       returnType: type ? stripAnnotation(ctx.text(type)) : null,
       headEnd: shortValueEnd(value, node, ctx),
       definition: scope.defining,
+      members: valueMembers(value),
     });
   }
   return drafts.length ? drafts : undefined;
+}
+
+const VALUE_WRAPPERS = new Set(['as_expression', 'satisfies_expression', 'parenthesized_expression', 'non_null_expression']);
+
+/** An object literal's methods become the variable's members; elsewhere, functions declared inside the value. */
+function valueMembers(value: Node | null): Node[] {
+  let inner = value;
+  while (inner && VALUE_WRAPPERS.has(inner.type)) inner = inner.firstNamedChild;
+  if (!inner) return [];
+  if (inner.type === 'object') return named(inner).filter((member) => member.type === 'method_definition' || member.type === 'pair');
+  return nestedDeclarations(inner, NESTED, NESTED_SCOPES, namedExpression);
+}
+
+/** `key: function () {}` / `key: () => {}` in an object literal. */
+function pairFunction(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
+  const key = node.childForFieldName('key');
+  let value = node.childForFieldName('value');
+  while (value && VALUE_WRAPPERS.has(value.type)) value = value.firstNamedChild;
+  if (!key || !value) return undefined;
+  if (FUNCTION_VALUES.has(value.type)) return [functionLike(node, value, key, ctx.text(key).replace(/^['"]|['"]$/g, ''), scope.parentKind ? 'method' : 'function', ctx)];
+  if (value.type === 'object') {
+    // A nested object of methods (`handlers: { onX() {} }`) keeps its methods under its key.
+    const members = valueMembers(value);
+    return members.length ? [{ name: ctx.text(key).replace(/^['"]|['"]$/g, ''), kind: 'property', node, nameNode: key, members, headEnd: value.startIndex }] : undefined;
+  }
+  return undefined;
+}
+
+/** `A.prototype.f = function`, `A.f = () => {}`, `exports.f = function`: functions assigned to members. */
+function assignedFunction(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
+  const assignment = node.firstNamedChild;
+  if (!assignment || assignment.type !== 'assignment_expression') return undefined;
+  const left = assignment.childForFieldName('left');
+  let right = assignment.childForFieldName('right');
+  while (right && VALUE_WRAPPERS.has(right.type)) right = right.firstNamedChild;
+  if (!left || left.type !== 'member_expression' || !right) return undefined;
+  const property = left.childForFieldName('property');
+  if (!property) return undefined;
+  const path = ctx.text(left.childForFieldName('object')).split('.').map((part) => part.trim());
+  const owner = path.filter((part) => part !== 'prototype' && part !== 'module' && part !== 'exports' && part !== 'this');
+  if (path.includes('this') || owner.length > 1) return undefined;
+  // `module.exports = function build() {}` exports a function by its own name.
+  const exported = ctx.text(left) === 'module.exports' || ctx.text(left) === 'exports';
+  const ownName = right.childForFieldName('name');
+  if (exported && !ownName) return undefined;
+  const name = exported && ownName ? ctx.text(ownName) : ctx.text(property);
+  const nameNode = exported && ownName ? ownName : property;
+  if (FUNCTION_VALUES.has(right.type)) {
+    const draft = functionLike(node, right, nameNode, name, owner.length ? 'method' : 'function', ctx);
+    draft.qualifiers = owner;
+    draft.definition = scope.defining;
+    return [draft];
+  }
+  if (CLASS_VALUES.has(right.type)) return classDraft(right, nameNode, scope, ctx, name)?.map((draft) => ({ ...draft, node, qualifiers: owner }));
+  return undefined;
 }
 
 function parameters(list: Node | null, ctx: ExtractContext): Parameter[] {
@@ -250,8 +315,12 @@ export const typescript: LanguageSpec = {
   declare,
   descend: new Set(['program', 'expression_statement', 'statement_block']),
   // Test files declare classes and functions inside `describe(..., () => {...})` callbacks.
-  hidden: (node) => (node.type === 'expression_statement' && node.firstNamedChild?.type === 'call_expression'
-    ? nestedDeclarations(node, NESTED, NESTED_SCOPES) : undefined),
+  hidden: (node) => {
+    if (node.type !== 'expression_statement') return undefined;
+    const first = node.firstNamedChild;
+    if (first?.type === 'assignment_expression') return valueMembers(first.childForFieldName('right'));
+    return first?.type === 'call_expression' ? nestedDeclarations(node, NESTED, NESTED_SCOPES, namedExpression) : undefined;
+  },
   wrappers: new Set(['export_statement', 'ambient_declaration']),
   wrapperScope: (node, scope) => (node.type === 'ambient_declaration' ? { ...scope, defining: false } : scope),
 };
