@@ -192,7 +192,9 @@ export class SymbolIndex {
     return this.toUpdate(file, result.hash, result.size, result.symbols);
   }
 
-  private toUpdate(file: WalkedFile, hash: string, size: number, symbols: FileUpdate['symbols']): FileUpdate {
+  private toUpdate(file: WalkedFile, hash: string, size: number, extracted: FileUpdate['symbols']): FileUpdate {
+    // No language has names spanning lines: such a "name" is a parser's error recovery, not a symbol.
+    const symbols = extracted.filter((symbol) => symbol.name !== '' && !symbol.name.includes('\n'));
     return {
       file: file.stored,
       size,
