@@ -203,6 +203,22 @@ export class SqliteSymbolStore implements SymbolStore {
     return states;
   }
 
+  async fileStatesOf(files: string[]): Promise<Map<string, FileState>> {
+    const states = new Map<string, FileState>();
+    const statement = this.statement('SELECT size, mtime, hash FROM files WHERE path = ?');
+    for (const file of files) {
+      const row = statement.get(file) as { size: number; mtime: number; hash: string } | undefined;
+      if (row) states.set(file, { size: row.size, mtimeMs: row.mtime, hash: row.hash });
+    }
+    return states;
+  }
+
+  async filesUnder(directory: string): Promise<string[]> {
+    const prefix = directory.endsWith('/') ? directory : `${directory}/`;
+    const rows = this.statement('SELECT path FROM files WHERE path > ? AND path < ?').all(prefix, prefixEnd(prefix)) as Array<{ path: string }>;
+    return rows.map((row) => row.path);
+  }
+
   async write(updates: FileUpdate[], removed: string[], touched: Array<{ file: string; size: number; mtimeMs: number }> = []): Promise<void> {
     const fileId = this.statement('SELECT id FROM files WHERE path = ?');
     const dropText = [

@@ -138,6 +138,10 @@ export interface SymbolStore {
 
   // The build side.
   fileStates(): Promise<Map<string, FileState>>;
+  /** The states of a few files (the watcher's), without reading every file's. */
+  fileStatesOf(files: string[]): Promise<Map<string, FileState>>;
+  /** Stored files below a directory (`dir/`), for a deleted directory. */
+  filesUnder(directory: string): Promise<string[]>;
   /** Applies updates and removals in one transaction: a crash loses nothing already committed. */
   write(updates: FileUpdate[], removed: string[], touched?: Array<{ file: string; size: number; mtimeMs: number }>): Promise<void>;
   /** Makes sure packages exist even when none of their files hold a symbol. */

@@ -139,8 +139,8 @@ export class SymbolIndex {
     }
     const updates: FileUpdate[] = [];
     const removed = new Set<string>();
-    const stored = await this.store.fileStates();
     const pool = this.parsePool();
+    const previousHash = async (file: string): Promise<string | undefined> => (await this.store.fileStatesOf([file])).get(file)?.hash;
     await Promise.all(paths.map(async (absolute) => {
       const filter = this.filters.find((f) => isInside(absolute, f.root.path));
       if (!filter) return;
@@ -156,9 +156,8 @@ export class SymbolIndex {
       if (!stats) {
         // Gone: the file, or a whole directory of them.
         const key = storedPath(filter.root, absolute);
-        if (stored.has(key)) removed.add(key);
-        const prefix = key === '.' ? '' : `${key}/`;
-        for (const file of stored.keys()) if (file.startsWith(prefix) && prefix !== '') removed.add(file);
+        removed.add(key);
+        if (key !== '.') for (const file of await this.store.filesUnder(key)) removed.add(file);
         this.watcher?.remove(absolute);
         return;
       }
@@ -169,7 +168,7 @@ export class SymbolIndex {
         await walkRoot(filter, result, absolute);
         for (const directory of result.directories) this.watcher?.add(directory);
         for (const file of result.files) {
-          const update = await this.parseOne(pool, file, stored.get(file.stored)?.hash);
+          const update = await this.parseOne(pool, file, await previousHash(file.stored));
           if (update) updates.push(update);
         }
         return;
@@ -178,7 +177,7 @@ export class SymbolIndex {
       const language = filter.acceptsPath(absolute);
       if (!language) return;
       const file: WalkedFile = { absolute, stored: storedPath(filter.root, absolute), root: filter.root, language, size: stats.size, mtimeMs: stats.mtimeMs };
-      const update = await this.parseOne(pool, file, stored.get(file.stored)?.hash);
+      const update = await this.parseOne(pool, file, await previousHash(file.stored));
       if (update) updates.push(update);
     }));
     if (updates.length === 0 && removed.size === 0) return;
