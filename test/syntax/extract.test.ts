@@ -44,6 +44,24 @@ t.test('Unreal-style macros do not break a class, its members or its enums', asy
   t.notOk(symbols.some((s) => /^(UCLASS|UFUNCTION|UPROPERTY|GENERATED_BODY|MYGAME_API)$/.test(s.name)), 'no macro shows up as a symbol');
 });
 
+t.test('a full Unreal header: interfaces, delegates, FORCEINLINE, PURE_VIRTUAL, deprecations', async (t) => {
+  const symbols = await extractFixture('MyCharacter.h');
+  const character = only(symbols, 'AMyCharacter');
+  t.match(character, { kind: 'class', bases: ['ACharacter', 'IDamageable'], doc: "The player's character.", definition: true });
+  t.same(character.selectionRange.start, { line: 41, column: 18 });
+  t.match(only(symbols, 'UDamageable'), { kind: 'class', bases: ['UInterface'] });
+  t.match(only(symbols, 'IDamageable::TakeHit'), { kind: 'method', definition: false });
+  t.match(only(symbols, 'IDamageable::GetArmor'), { kind: 'method', returnType: 'int32', definition: false });
+  t.match(only(symbols, 'AMyCharacter::GetHealth'), { kind: 'method', returnType: 'float', definition: true, doc: 'Returns the health.', signature: 'float GetHealth() const' });
+  t.match(only(symbols, 'AMyCharacter::GetHP'), { kind: 'method', definition: false });
+  t.match(only(symbols, 'AMyCharacter::CameraBoom'), { kind: 'field' });
+  t.match(only(symbols, 'AMyCharacter::SpawnClasses'), { kind: 'field', returnType: 'TArray<TSubclassOf<AActor>>' });
+  t.match(only(symbols, 'AMyCharacter::Health'), { kind: 'field', returnType: 'float' });
+  t.match(only(symbols, 'AMyCharacter::ServerFire'), { kind: 'method', parameters: [{ name: 'Origin', type: 'const FVector&' }] });
+  t.same(symbols.filter((s) => s.containingType === 'EMyFlags').map((s) => s.name), ['None', 'Fast']);
+  t.notOk(symbols.some((s) => /^[A-Z][A-Z0-9_]+$/.test(s.name) && s.kind !== 'enum_member'), `no macro as a symbol: ${symbols.map((s) => s.name).join(', ')}`);
+});
+
 t.test('C++ forward declarations are flagged; definitions are not', async (t) => {
   const symbols = await extractFixture('unreal.h');
   t.match(only(symbols, 'UStaticMeshComponent'), { kind: 'class', forwardDeclaration: true, definition: false });
@@ -77,6 +95,9 @@ t.test('out-of-line C++ definitions belong to their class, inside their namespac
   ], '`ns::f` defined out of line is a function of the namespace, not a method');
 
   t.match(only(symbols, 'MY_MAX'), { kind: 'macro', parameters: [{ name: 'a' }, { name: 'b' }] });
+  t.match(only(symbols, 'Streamable::operator=='), { kind: 'function', containingType: null, definition: true }, 'a friend defined in the class is a free function');
+  t.notOk(symbols.some((s) => s.name === 'Helper'), '`friend class X;` declares no symbol');
+  t.match(only(symbols, 'Holder::operator T*'), { kind: 'method', definition: true }, 'conversion operator');
   t.match(only(symbols, 'game::Score'), { kind: 'type_alias' });
   t.match(only(symbols, 'game::Id'), { kind: 'type_alias' });
 });
@@ -145,6 +166,7 @@ t.test('Python decorators are in the range; docstrings are docs; module and clas
   t.match(only(symbols, 'default_name'), { kind: 'variable', returnType: 'str' });
   t.ok(symbols.some((s) => s.name === 'conditional'), 'definitions under `if` at module level');
   t.equal(symbols.filter((s) => s.name === 'speedy').length, 1, 'the fallback under `except ImportError`');
+  t.same(symbols.filter((s) => s.name === 'convert').map((s) => s.definition), [false, false, true], '@overload signatures are declarations');
 });
 
 t.test('columns count UTF-16 code units', async (t) => {

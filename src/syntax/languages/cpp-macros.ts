@@ -13,6 +13,9 @@ const EXPORT_MACRO = /\b(?:class|struct|union)\s+([A-Z_][A-Z0-9_]*)\s+(?=(?:alig
 /** Export/visibility macros written before a return type or class name (`GTEST_API_ int f();`). */
 const EXPORT_WORD = /\b[A-Z][A-Z0-9_]*_(?:API|EXPORT|EXPORTS|DLL|DLLEXPORT)_?\b/g;
 
+/** Unreal's inlining and attribute words, written where a type or specifier goes. */
+const DECORATION_WORD = /\b(?:FORCEINLINE|FORCENOINLINE|FORCEINLINE_DEBUGGABLE|UE_NODISCARD|UE_NODISCARD_CTOR|RESTRICT|CONSTEXPR|UE_CONSTEVAL)\b/g;
+
 /** An annotation macro after a parameter list (`~X() GTEST_LOCK_EXCLUDED_(mu) {`). */
 const TRAILING = /\)[ \t]*(?:const[ \t]*)?(?:noexcept[ \t]*)?([A-Z][A-Z0-9_]+[ \t]*\()/g;
 
@@ -53,6 +56,16 @@ export function blankCppMacros(source: string): string {
     if (next === '{' || next === ';' || next === ':' || next === '=') cuts.push([start, close + 1]);
   }
 
+  for (const match of source.matchAll(DECORATION_WORD)) {
+    if (!isDirectiveLine(source, match.index)) cuts.push([match.index, match.index + match[0].length]);
+  }
+
+  // `virtual int F() PURE_VIRTUAL(AClass::F, return 0;);` holds a statement in its arguments.
+  for (const match of source.matchAll(/\bPURE_VIRTUAL\s*\(/g)) {
+    const close = matchingParen(source, match.index + match[0].length - 1, true);
+    if (close > 0) cuts.push([match.index, close + 1]);
+  }
+
   for (const match of source.matchAll(EXPORT_WORD)) {
     // On a preprocessor line the word is the macro being defined or tested: keep it.
     if (!isDirectiveLine(source, match.index)) cuts.push([match.index, match.index + match[0].length]);
@@ -71,7 +84,7 @@ export function blankCppMacros(source: string): string {
 }
 
 /** Index of the `)` closing the `(` at `open`, skipping strings and chars; -1 when none is near. */
-function matchingParen(source: string, open: number): number {
+function matchingParen(source: string, open: number, statements = false): number {
   let depth = 0;
   const limit = Math.min(source.length, open + MAX_ARGUMENTS);
   for (let i = open; i < limit; i++) {
@@ -83,7 +96,7 @@ function matchingParen(source: string, open: number): number {
     } else if (c === ')') {
       depth--;
       if (depth === 0) return i;
-    } else if (c === ';' || c === '{' || c === '}') {
+    } else if (!statements && (c === ';' || c === '{' || c === '}')) {
       return -1;
     }
   }

@@ -32,6 +32,12 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
     }
     case 'function_definition':
       return functionDefinition(node, scope, ctx);
+    case 'friend_declaration': {
+      // A friend defined in the class body is a free function; a friend declaration alone declares nothing new.
+      const inner = named(node).find((child) => child.type === 'function_definition');
+      const drafts = inner ? functionDefinition(inner, { ...scope, parentKind: 'namespace', containingType: null }, ctx) : undefined;
+      return drafts?.map((draft) => ({ ...draft, containingType: draft.qualifiers?.length ? draft.containingType : null }));
+    }
     case 'declaration':
     case 'field_declaration':
       return declaration(node, scope, ctx);
@@ -248,7 +254,7 @@ function functionDraft(node: Node, found: Node, declarator: Node | null, scope: 
   if (!target) return undefined;
   const { name, qualifiers, selection } = splitQualified(target, ctx);
   const cast = isCast ? (selection.type === 'operator_cast' ? selection : null) : null;
-  const fn = cast ? cast.childForFieldName('declarator') ?? cast : found;
+  const fn = cast ? castParameters(cast) ?? cast : found;
   if (!name) return undefined;
   // `ns::f` where every qualifier is a namespace of this file is a function, not a method.
   const typeQualified = qualifiers.length > 0 && !qualifiers.every((q) => ctx.namespaces.has(q));
@@ -268,6 +274,16 @@ function functionDraft(node: Node, found: Node, declarator: Node | null, scope: 
   };
 }
 
+/** The abstract function declarator holding a conversion operator's parameters. */
+function castParameters(cast: Node): Node | null {
+  let node = cast.childForFieldName('declarator');
+  for (let guard = 0; node && guard < 8; guard++) {
+    if (node.type === 'abstract_function_declarator') return node;
+    node = node.childForFieldName('declarator') ?? named(node).find((child) => child.type.startsWith('abstract_')) ?? null;
+  }
+  return null;
+}
+
 /** Splits `a::B<T>::f` into name `f` and qualifiers ['a', 'B']. */
 function splitQualified(node: Node, ctx: ExtractContext): { name: string; qualifiers: string[]; selection: Node } {
   const qualifiers: string[] = [];
@@ -282,7 +298,10 @@ function splitQualified(node: Node, ctx: ExtractContext): { name: string; qualif
       continue;
     }
     if (current.type === 'operator_cast') {
-      return { name: `operator ${compact(ctx, current.childForFieldName('type'))}`, qualifiers, selection: current };
+      // `operator T*()`: the name runs up to the parameter list, pointer included.
+      const params = castParameters(current);
+      const end = params?.childForFieldName('parameters')?.startIndex ?? current.endIndex;
+      return { name: ctx.source.slice(current.startIndex, end).replace(/\s+/g, ' ').replace(/\s*([*&])\s*/g, '$1').trim(), qualifiers, selection: current };
     }
     if (current.type === 'template_function' || current.type === 'template_type' || current.type === 'template_method') {
       const inner = current.childForFieldName('name');

@@ -30,8 +30,8 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
         parameters: parameters(node.childForFieldName('parameters'), ctx),
         returnType: returnNode ? compact(ctx, returnNode) : null,
         doc: docstring(body, ctx),
-        // A stub (`...` body, as in .pyi files and Protocols) declares without defining.
-        definition: !isStub(body, ctx),
+        // A stub (`...` body, as in .pyi files and Protocols) or an @overload signature declares without defining.
+        definition: !isStub(body, ctx) && !isOverload(node, ctx),
       }];
     }
     case 'expression_statement':
@@ -136,6 +136,12 @@ function isStub(body: Node | null, ctx: ExtractContext): boolean {
   if (!last || statements.length > 2) return false;
   if (statements.length === 2 && !isString(statements[0])) return false;
   return last.type === 'expression_statement' && ctx.text(last).trim() === '...';
+}
+
+function isOverload(definition: Node, ctx: ExtractContext): boolean {
+  const decorated = definition.parent;
+  if (decorated?.type !== 'decorated_definition') return false;
+  return named(decorated).some((child) => child.type === 'decorator' && /^@\s*(typing\.)?overload\s*$/.test(ctx.text(child)));
 }
 
 function isString(node: Node): boolean {
