@@ -15,10 +15,10 @@ for arg in "$@"; do
   esac
 done
 
-# System packages: clangd for C/C++, gopls for Go (optional: plumb serves without it).
+# System packages: clangd for C/C++. Go is optional (apt-get install gopls golang-go): plumb
+# serves the other languages without it and answers Go requests with a 503 naming the install.
 packages=()
 command -v clangd-19 >/dev/null 2>&1 || command -v clangd >/dev/null 2>&1 || packages+=(clangd-19)
-command -v gopls >/dev/null 2>&1 || packages+=(gopls)
 if [ "$with_tests" = 1 ]; then
   [ -f /usr/src/googletest/CMakeLists.txt ] || packages+=(googletest)
   [ -d /usr/lib/python3/dist-packages/flask ] || packages+=(python3-flask)
