@@ -145,6 +145,16 @@ t.test('TypeScript overloads and declare are declarations; members and bases as 
   t.match(only(symbols, 'some-module.fromModule'), { definition: false });
 });
 
+t.test('TSX: components as functions and classes', async (t) => {
+  const symbols = await extractFixture('Widget.tsx');
+  t.ok(symbols.every((s) => s.language === 'tsx'));
+  t.match(only(symbols, 'Widget'), { kind: 'function', doc: 'Shows a widget.', returnType: 'JSX.Element', parameters: [{ name: '{ title, onClose }', type: 'WidgetProps' }] });
+  t.match(only(symbols, 'Badge'), { kind: 'function' });
+  t.match(only(symbols, 'Panel'), { kind: 'class', bases: ['React.Component<WidgetProps>'] });
+  t.match(only(symbols, 'Panel.render'), { kind: 'method' });
+  t.match(only(symbols, 'WidgetProps.onClose'), { kind: 'property', returnType: '() => void' });
+});
+
 t.test('Python decorators are in the range; docstrings are docs; module and class variables', async (t) => {
   const symbols = await extractFixture('decorators.py');
   const cached = only(symbols, 'cached');
@@ -193,6 +203,8 @@ t.test('Java: classes, members, nested types', async (t) => {
   t.match(only(symbols, 'Registry'), { kind: 'class', bases: ['Base<T>', 'Iterable<T>', 'AutoCloseable'], doc: 'Keeps things.' });
   t.equal(only(symbols, 'Registry').range.start.line, 6, 'the annotation is in the range');
   t.match(only(symbols, 'Registry.Registry'), { kind: 'constructor' });
+  t.match(only(symbols, 'Registry.LIMIT'), { kind: 'constant', returnType: 'int' });
+  t.match(only(symbols, 'Registry.items'), { kind: 'field', returnType: 'List<T>' });
   t.match(only(symbols, 'Registry.add'), { kind: 'method', doc: 'Adds an item.', parameters: [{ name: 'item', type: 'T' }, { name: 'tags', type: 'String...' }] });
   t.match(only(symbols, 'Registry.size'), { definition: false }, 'abstract');
   t.match(only(symbols, 'Registry.Listener.changed'), { kind: 'method', containingType: 'Listener' });

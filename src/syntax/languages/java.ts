@@ -59,7 +59,7 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
         if (!nameNode) return [];
         const value = declarator.childForFieldName('value');
         return [{
-          name: ctx.text(nameNode), kind: constant && scope.parentKind === 'interface' ? 'constant' as const : 'field' as const, node, nameNode,
+          name: ctx.text(nameNode), kind: constant ? 'constant' as const : 'field' as const, node, nameNode,
           returnType: type ? compact(ctx, type) : null,
           headEnd: value && value.endIndex - value.startIndex > 80 ? value.startIndex : node.endIndex,
         }];
