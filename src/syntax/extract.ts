@@ -100,12 +100,17 @@ function toSymbol(draft: Draft, declared: Node, scope: Scope, spec: LanguageSpec
     signature: (draft.signaturePrefix ?? '') + oneLine(ctx.source.slice(startNode.startIndex, Math.max(headEnd, startNode.startIndex))),
     parameters: draft.parameters ?? [],
     returnType: draft.returnType ?? null,
-    doc: draft.doc !== undefined ? draft.doc : docAbove(outer ?? declared, spec, ctx),
+    doc: normalizeNewlines(draft.doc !== undefined ? draft.doc : docAbove(outer ?? declared, spec, ctx)),
     definition: draft.definition ?? true,
     forwardDeclaration: draft.forwardDeclaration ?? false,
     bases: draft.bases ?? [],
     language,
   };
+}
+
+/** Docs read the same from CRLF files. */
+function normalizeNewlines(doc: string | null): string | null {
+  return doc && doc.includes('\r') ? doc.replace(/\r\n?/g, '\n') : doc;
 }
 
 function point(p: { row: number; column: number }): Range['start'] {

@@ -242,6 +242,17 @@ t.test('Rust: impl blocks give methods their type; traits have bounds as bases',
   t.notOk(symbols.some((s) => s.kind === 'struct' && s.name === 'Wrapper'), 'an impl block is no symbol of its own');
 });
 
+t.test('CRLF files give the same symbols, positions and docs as LF files', async (t) => {
+  for (const name of ['MyCharacter.h', 'unreal.h', 'out_of_line.cpp', 'decorators.py', 'overloads.ts', 'shapes.rs', 'Shapes.cs', 'server.go', 'Registry.java']) {
+    const source = readFileSync(join(FIXTURES, name), 'utf8');
+    const language = syntaxLanguageOf(name)!;
+    const key = (s: ExtractedSymbol) => `${s.qualifiedName} ${s.kind} ${s.selectionRange.start.line}:${s.selectionRange.start.column} ${s.definition} ${s.signature} ${JSON.stringify(s.doc)}`;
+    const lf = (await extractSymbols(language, source)).map(key);
+    const crlf = (await extractSymbols(language, source.replace(/\n/g, '\r\n'))).map(key);
+    t.same(crlf, lf, name);
+  }
+});
+
 t.test('languages by extension', async (t) => {
   t.equal(syntaxLanguageOf('a/b/x.h'), 'cpp');
   t.equal(syntaxLanguageOf('x.c'), 'c');
