@@ -30,23 +30,64 @@ export function humpsOf(name: string): string {
 }
 
 /**
- * The fuzzy (CamelCase initials) pattern for a query, as a SQL LIKE pattern over humps: `FPC` →
- * `f%p%c%`, so the query's letters must be hump initials in order, the first one first. Undefined
- * when the query is not a plausible abbreviation (under two characters, or not all letters/digits).
+ * A name cut at its humps, lower case: `FMyPlayerController` → `f my player controller`,
+ * `get_player_name` → `get player name`. The same hump starts as humpsOf.
  */
-export function fuzzyPattern(query: string): string | undefined {
-  if (query.length < 2 || query.length > 32 || !/^[A-Za-z0-9]+$/.test(query)) return undefined;
-  return query.toLowerCase().split('').join('%') + '%';
+export function humpSegments(name: string): string[] {
+  const segments: string[] = [];
+  let previous = '';
+  for (let i = 0; i < name.length; i++) {
+    const ch = name[i];
+    if (!isAlnum(ch)) {
+      previous = ch;
+      continue;
+    }
+    const next = name[i + 1] ?? '';
+    const starts =
+      previous === '' || !isAlnum(previous) ||
+      (isUpper(ch) && (isLower(previous) || isDigit(previous))) ||
+      (isUpper(ch) && isUpper(previous) && isLower(next));
+    if (starts) segments.push(ch.toLowerCase());
+    else segments[segments.length - 1] += ch.toLowerCase();
+    previous = ch;
+  }
+  return segments;
 }
 
-/** Whether humps match a fuzzy pattern built by fuzzyPattern (the same test SQL LIKE does). */
-export function fuzzyMatches(humps: string, query: string): boolean {
-  const letters = query.toLowerCase();
-  if (humps[0] !== letters[0]) return false;
-  let at = 0;
-  for (const ch of letters) {
-    at = humps.indexOf(ch, at);
-    if (at < 0) return false;
+/**
+ * The humps a CamelCase query stands for: an all-capital or all-lower-case abbreviation is one
+ * initial per letter (`FPC`, `fpc`); otherwise its own humps (`ParseInt` → `parse int`).
+ */
+export function queryHumps(query: string): string[] {
+  if (/^[A-Z0-9]+$/.test(query) || /^[a-z0-9]+$/.test(query)) return query.toLowerCase().split('');
+  return humpSegments(query);
+}
+
+/**
+ * The SQL LIKE pattern over a name's humps (humpsOf) that every CamelCase match satisfies:
+ * `FPC` → `f%p%c%`. Undefined when the query is not a plausible abbreviation (one hump, or
+ * characters other than letters, digits and `_`).
+ */
+export function fuzzyPattern(query: string): string | undefined {
+  if (query.length > 64 || !/^[A-Za-z0-9_]+$/.test(query)) return undefined;
+  const humps = queryHumps(query);
+  if (humps.length < 2) return undefined;
+  return humps.map((h) => h[0]).join('%') + '%';
+}
+
+/**
+ * CamelCase matching: the query's first hump starts the name's first hump, and each following
+ * query hump starts a later hump of the name, in order (humps may be skipped): `FPC` and
+ * `FPlayerCont` find FMyPlayerController, `ParseInt` finds parseInteger and parse_int_list.
+ */
+export function fuzzyMatches(name: string, query: string): boolean {
+  const wanted = queryHumps(query);
+  const have = humpSegments(name);
+  if (wanted.length < 2 || have.length === 0 || !have[0].startsWith(wanted[0])) return false;
+  let at = 1;
+  for (const hump of wanted.slice(1)) {
+    while (at < have.length && !have[at].startsWith(hump)) at++;
+    if (at >= have.length) return false;
     at++;
   }
   return true;

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import type { NormalizedKind } from '../kinds.js';
 import { VERSION } from '../version.js';
 import { symbolIds } from './ids.js';
-import { fuzzyPattern, humpsOf, prefixEnd, qualifierMatches, rankOf } from './ranking.js';
+import { fuzzyMatches, fuzzyPattern, humpsOf, prefixEnd, qualifierMatches, queryHumps, rankOf } from './ranking.js';
 import type {
   FileState, FileUpdate, MatchTier, PackageInfo, PackageRef, PackageSymbolsSpec, SearchHit, SearchPage, SearchSpec,
   StoreCounts, StoredSymbol, SymbolFilters, SymbolStore,
@@ -326,6 +326,7 @@ function openDatabase(file: string): Database.Database {
   db.pragma('cache_size = -65536');
   // Modest: mapped pages count in the service's RSS, and the page cache serves reads well enough.
   db.pragma('mmap_size = 268435456');
+  db.function('plumb_camel', { deterministic: true }, (name: unknown, query: unknown) => (fuzzyMatches(String(name), String(query)) ? 1 : 0));
   db.function('plumb_qualified', { deterministic: true }, (qualifiedName: unknown, name: unknown, qualifier: unknown) =>
     qualifierMatches(String(qualifiedName), String(name), String(qualifier)) ? 1 : 0);
   return db;
@@ -393,8 +394,9 @@ function tierSource(tier: MatchTier, spec: SearchSpec): TierSql | undefined {
   const ql = q.toLowerCase();
   const filters = filterSql(spec, spec.qualifier);
   const fuzzy = fuzzyPattern(q);
-  const notFuzzy = fuzzy ? ' AND NOT (s.humps LIKE ?)' : '';
-  const notFuzzyParams = fuzzy ? [fuzzy] : [];
+  // The LIKE over humps narrows cheaply; plumb_camel decides (hump prefixes in order).
+  const notFuzzy = fuzzy ? ' AND NOT (s.humps LIKE ? AND plumb_camel(s.name, ?))' : '';
+  const notFuzzyParams = fuzzy ? [fuzzy, q] : [];
   let base: TierSql;
   switch (tier) {
     case 'exact':
@@ -407,15 +409,16 @@ function tierSource(tier: MatchTier, spec: SearchSpec): TierSql | undefined {
     case 'prefix':
       base = { from: 'symbols s', where: 's.name_lower > ? AND s.name_lower < ?', params: [ql, prefixEnd(ql)] };
       break;
-    case 'fuzzy':
+    case 'fuzzy': {
       if (!fuzzy) return undefined;
-      base = {
-        // CROSS JOIN keeps this order: the few distinct humps first, never a range scan of symbols.
-        from: 'humps h CROSS JOIN symbols s ON s.humps = h.h',
-        where: 'h.h >= ? AND h.h < ? AND h.h LIKE ? AND instr(s.name_lower, ?) <> 1',
-        params: [ql[0], prefixEnd(ql[0]), fuzzy, ql],
-      };
+      const first = queryHumps(q)[0];
+      base = first.length >= 2
+        // `ParseInt`: the name starts with `parse`, so the lower-case name index narrows it.
+        ? { from: 'symbols s', where: 's.name_lower >= ? AND s.name_lower < ? AND instr(s.name_lower, ?) <> 1 AND s.humps LIKE ? AND plumb_camel(s.name, ?)', params: [first, prefixEnd(first), ql, fuzzy, q] }
+        // `FPC`: the few distinct humps first (CROSS JOIN keeps that order), never a range scan of symbols.
+        : { from: 'humps h CROSS JOIN symbols s ON s.humps = h.h', where: 'h.h >= ? AND h.h < ? AND h.h LIKE ? AND instr(s.name_lower, ?) <> 1 AND plumb_camel(s.name, ?)', params: [first, prefixEnd(first), fuzzy, ql, q] };
       break;
+    }
     case 'substring':
       // Trigrams need three characters; one or two are served by the prefix and initials tiers, never a scan.
       if (ql.length < 3) return undefined;

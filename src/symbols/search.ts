@@ -11,6 +11,7 @@ import type { IndexSymbol, SymbolSearchQuery, SymbolSearchResponse } from '../..
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from '../../schemas/symbols.js';
 
 const EXACT_TIERS: readonly MatchTier[] = ['exact', 'exact_case_insensitive'];
+const QUALIFIED_TIERS: readonly MatchTier[] = ['exact', 'exact_case_insensitive', 'prefix'];
 
 export async function searchSymbols(services: Services, query: SymbolSearchQuery): Promise<SymbolSearchResponse> {
   const started = performance.now();
@@ -33,7 +34,8 @@ export async function searchSymbols(services: Services, query: SymbolSearchQuery
   const page = await store.search({
     name,
     qualifier,
-    tiers: exact ? EXACT_TIERS : MATCH_TIERS,
+    // A qualified name is specific: its last segment matches exactly or as a prefix.
+    tiers: exact ? EXACT_TIERS : qualifier ? QUALIFIED_TIERS : MATCH_TIERS,
     kinds: parseKinds(query.kind),
     packages: query.package !== undefined ? [await resolvePackageName(store, query.package)] : undefined,
     language: query.language,

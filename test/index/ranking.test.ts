@@ -1,5 +1,5 @@
 import t from 'tap';
-import { fuzzyMatches, fuzzyPattern, humpsOf, parseQuery, prefixEnd, qualifierMatches, rankOf } from '../../src/index/ranking.js';
+import { fuzzyMatches, fuzzyPattern, humpSegments, humpsOf, parseQuery, prefixEnd, qualifierMatches, queryHumps, rankOf } from '../../src/index/ranking.js';
 
 t.test('humps are the initials of CamelCase, snake_case and capital runs', async (t) => {
   t.equal(humpsOf('FMyPlayerController'), 'fmpc');
@@ -11,14 +11,21 @@ t.test('humps are the initials of CamelCase, snake_case and capital runs', async
   t.equal(humpsOf('operator=='), 'o');
 });
 
-t.test('fuzzy: query letters are hump initials in order, the first one first', async (t) => {
+t.test('fuzzy: query humps start the name\'s humps in order, the first one first', async (t) => {
   t.equal(fuzzyPattern('FPC'), 'f%p%c%');
+  t.equal(fuzzyPattern('ParseInt'), 'p%i%');
   t.equal(fuzzyPattern('F'), undefined, 'one letter is a prefix query, not an abbreviation');
+  t.equal(fuzzyPattern('Matcher'), undefined, 'one hump is a prefix query');
   t.equal(fuzzyPattern('a.b'), undefined);
-  t.ok(fuzzyMatches(humpsOf('FMyPlayerController'), 'FPC'), 'FPC finds FMyPlayerController (skipping My)');
-  t.ok(fuzzyMatches(humpsOf('FMyPlayerController'), 'fmpc'));
-  t.notOk(fuzzyMatches(humpsOf('FMyPlayerController'), 'PC'), 'the first initial must match');
-  t.notOk(fuzzyMatches(humpsOf('FMyPlayerController'), 'FCP'), 'order matters');
+  t.same(humpSegments('FMyPlayerController'), ['f', 'my', 'player', 'controller']);
+  t.same(queryHumps('fpc'), ['f', 'p', 'c'], 'an all-lower-case abbreviation is initials');
+  t.ok(fuzzyMatches('FMyPlayerController', 'FPC'), 'FPC finds FMyPlayerController (skipping My)');
+  t.ok(fuzzyMatches('FMyPlayerController', 'fmpc'));
+  t.ok(fuzzyMatches('FMyPlayerController', 'FPlayerCont'));
+  t.ok(fuzzyMatches('parse_int_list', 'ParseInt'));
+  t.notOk(fuzzyMatches('PyInit', 'ParseInt'), 'humps must start with the query\'s humps, not just their initials');
+  t.notOk(fuzzyMatches('FMyPlayerController', 'PC'), 'the first hump must match');
+  t.notOk(fuzzyMatches('FMyPlayerController', 'FCP'), 'order matters');
 });
 
 t.test('qualified queries split on ::, . and # and match on separator boundaries', async (t) => {
