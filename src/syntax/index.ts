@@ -33,6 +33,8 @@ export async function extractSymbols(language: LanguageId, source: string): Prom
   const spec = LANGUAGE_SPECS[language];
   if (!spec || typeof source !== 'string') return [];
   const parser = await loadParser(spec.grammar);
+  // Editors and language servers drop a byte-order mark, so columns on line 1 must not count it.
+  if (source.charCodeAt(0) === 0xfeff) source = source.slice(1);
   let prepared = source;
   try {
     if (spec.prepare) prepared = spec.prepare(source);

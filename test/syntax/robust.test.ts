@@ -37,6 +37,11 @@ t.test('keeps what it can from a file with a syntax error', async (t) => {
   t.ok(symbols.some((s) => s.name === 'good'));
 });
 
+t.test('a byte-order mark does not shift columns', async (t) => {
+  const [symbol] = await extractSymbols('typescript', '\ufeffexport class A {}');
+  t.same(symbol.selectionRange.start, { line: 1, column: 14 });
+});
+
 t.test('an unknown language gives nothing rather than an error', async (t) => {
   t.same(await extractSymbols('cobol' as LanguageId, 'IDENTIFICATION DIVISION.'), []);
 });
