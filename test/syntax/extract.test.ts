@@ -170,7 +170,9 @@ t.test('Python decorators are in the range; docstrings are docs; module and clas
   t.match(only(symbols, 'Widget.__init__'), { kind: 'method', containingType: 'Widget' });
   t.match(only(symbols, 'Widget.area'), { kind: 'method', signature: '@property def area(self) -> int' });
   t.match(only(symbols, 'Widget.fetch'), { definition: false }, 'a `...` body is a stub');
-  t.match(only(symbols, 'Widget.size'), { kind: 'field', returnType: 'int' });
+  t.match(only(symbols, 'Widget.size'), { kind: 'field', returnType: 'int' }, 'declared in the class body, assigned again in __init__: one field');
+  t.match(only(symbols, 'Widget.label'), { kind: 'field', returnType: 'str', containingType: 'Widget' }, 'self.x in __init__ is a field');
+  t.equal(only(symbols, 'Widget._cache').selectionRange.start.line, 34, 'the first assignment');
   t.match(only(symbols, 'Widget.Inner'), { kind: 'class', containingType: 'Widget' });
   t.match(only(symbols, 'MAX_RETRIES'), { kind: 'constant' });
   t.match(only(symbols, 'default_name'), { kind: 'variable', returnType: 'str' });

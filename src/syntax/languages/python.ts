@@ -25,14 +25,16 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
       const body = node.childForFieldName('body');
       const returnNode = node.childForFieldName('return_type');
       const kind: NormalizedKind = scope.parentKind === 'class' ? 'method' : 'function';
+      const name = ctx.text(nameNode);
+      const params = parameters(node.childForFieldName('parameters'), ctx);
       return [{
-        name: ctx.text(nameNode), kind, node, nameNode, body,
-        parameters: parameters(node.childForFieldName('parameters'), ctx),
+        name, kind, node, nameNode, body,
+        parameters: params,
         returnType: returnNode ? compact(ctx, returnNode) : null,
         doc: docstring(body, ctx),
         // A stub (`...` body, as in .pyi files and Protocols) or an @overload signature declares without defining.
         definition: !isStub(body, ctx) && !isOverload(node, ctx),
-      }];
+      }, ...(kind === 'method' && name === '__init__' ? instanceFields(node, body, params[0]?.name, ctx) : [])];
     }
     case 'expression_statement':
       return assignment(node, scope, ctx);
@@ -76,6 +78,34 @@ function assignment(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | un
     });
   }
   return drafts.length ? drafts : undefined;
+}
+
+/**
+ * `self.x = ...` in `__init__`: the instance's fields, once each, unless the class body already
+ * declares them. Emitted beside `__init__`, so they belong to the class.
+ */
+function instanceFields(init: Node, body: Node | null, self: string | undefined, ctx: ExtractContext): Draft[] {
+  if (!body || !self) return [];
+  const classBody = (init.parent?.type === 'decorated_definition' ? init.parent.parent : init.parent) ?? null;
+  const declared = new Set<string>();
+  for (const statement of named(classBody)) {
+    const assign = statement.type === 'expression_statement' ? statement.firstNamedChild : null;
+    if (assign?.type === 'assignment') for (const target of targets(assign)) declared.add(ctx.text(target));
+  }
+  const drafts: Draft[] = [];
+  for (const statement of body.descendantsOfType('expression_statement')) {
+    const assign = statement.firstNamedChild;
+    if (assign?.type !== 'assignment') continue;
+    const left = assign.childForFieldName('left');
+    if (left?.type !== 'attribute' || ctx.text(left.childForFieldName('object')) !== self) continue;
+    const attribute = left.childForFieldName('attribute');
+    const name = ctx.text(attribute);
+    if (!attribute || declared.has(name)) continue;
+    declared.add(name);
+    const type = assign.childForFieldName('type');
+    drafts.push({ name, kind: 'field', node: statement, nameNode: attribute, returnType: type ? compact(ctx, type) : null, headEnd: assign.childForFieldName('right')?.startIndex ?? statement.endIndex, doc: null });
+  }
+  return drafts;
 }
 
 /** Names bound by `a = b = 1`, `a, b = ...`, `a: int = 1`. */
