@@ -7,7 +7,7 @@ import { callTool, toolListing, type PlumbTool } from './tool.js';
 import { SHARED_SCHEMAS, TOOLS } from './tools.js';
 
 const INSTRUCTIONS = `plumb navigates the code of one workspace (every file, every language it has a server for).
-Start from a name when you have one, from a file when you have one: symbol_outline lists a file's symbols and can return the source of just the ones you name (display_code_for), get_symbol_children lists what is inside the symbol at a position.
+Start from a name when you have one: search_symbols finds symbols anywhere in the workspace without a file path (prefix, CamelCase initials, substrings, signature words), get_symbol takes an exact name. From a file: symbol_outline lists its symbols and can return the source of just the ones you name (display_code_for); get_symbol_children lists what is inside the symbol at a position. list_packages and get_package_symbols give the lay of the land.
 Every tool answers with a compact markdown rendering and the same answer as JSON (structuredContent). Paths are relative to the workspace root; lines and columns are 1-based.
 When an answer says partial or a server is unavailable, index_status tells what is still starting.`;
 

@@ -2,6 +2,11 @@ import { Type, type TSchema } from 'typebox';
 import { ChildrenQuery, ChildrenResponse } from '../../schemas/children.js';
 import { OutlineNodeSchema, OutlineQuery, OutlineResponse } from '../../schemas/outline.js';
 import { StatusResponse } from '../../schemas/status.js';
+import { SymbolSearchQuery, SymbolSearchResponse } from '../../schemas/symbols.js';
+import { PackageParams, PackageSymbolsQuery, PackageSymbolsResponse, PackagesQuery, PackagesResponse } from '../../schemas/packages.js';
+import { packageSymbolsMarkdown, packagesMarkdown, symbolSearchMarkdown } from '../format/symbols.js';
+import { searchSymbols } from '../symbols/search.js';
+import { getPackageSymbols, listPackages } from '../symbols/packages.js';
 import { childrenMarkdown, outlineMarkdown } from '../format/outline.js';
 import { statusMarkdown } from '../format/status.js';
 import { childrenOptionsFromQuery, getChildren } from '../symbols/children.js';
@@ -12,8 +17,74 @@ import { defineTool, type PlumbTool } from './tool.js';
 /** Schemas the routes register by $id (app.addSchema); tool schemas carry them as $defs. */
 export const SHARED_SCHEMAS: TSchema[] = [OutlineNodeSchema];
 
+// get_symbol is /symbols?match=exact: the same parameters, `query` required, `match` fixed, `id` left to search_symbols.
+const { match: _match, query: _query, id: _id, ...exactLookupFields } = SymbolSearchQuery.properties;
+const GetSymbolQuery = Type.Object({
+  query: Type.String({ maxLength: 500, description: 'The exact symbol name (`Config`, `from_pyfile`) or a qualified one (`flask.config.Config`, `ns::Widget`)' }),
+  ...exactLookupFields,
+});
+
+// The package travels in the path over HTTP (/packages/{name}/symbols) and as an argument here.
+const PackageSymbolsArguments = Type.Object({ name: PackageParams.properties.name, ...PackageSymbolsQuery.properties });
+
 /** Every MCP tool, in the order tools/list gives them: one entry per endpoint. */
 export const TOOLS: PlumbTool[] = [
+  defineTool({
+    name: 'search_symbols',
+    title: 'Find symbols by name across the workspace',
+    description: [
+      'Solution-wide symbol search over plumb\'s index: finds classes, functions, methods, fields, types by name without knowing their file, in every language of the workspace.',
+      'Matches exact names first, then prefixes, CamelCase initials (`FPC` finds FMyPlayerController), substrings, and words of signatures and return types (`Receipt` finds a function returning Receipt); narrow with kind, package, language, containingType.',
+      'Use it first whenever you know (part of) a name: it is much faster and more complete than grepping. Prefer get_symbol when you know the exact name and want only its definitions.',
+      'Answers are paged (limit, offset) and say when they are truncated; forward declarations are counted, not listed, unless include_forward_declarations=true.',
+      'Example: {"query": "Config", "kind": "class", "limit": 20}',
+    ].join(' '),
+    query: SymbolSearchQuery,
+    response: SymbolSearchResponse,
+    run: (services, query) => searchSymbols(services, query),
+    markdown: symbolSearchMarkdown,
+  }),
+  defineTool({
+    name: 'get_symbol',
+    title: 'Look up a symbol by its exact name',
+    description: [
+      'Every symbol whose name is exactly `query` (case-sensitive first, then case-insensitive), from every package unless `package` narrows it, with file, line, signature, parameters, return type, container and doc comment.',
+      'Use it when you know the exact name (from code, a log or a stack trace) and want where it is declared and defined.',
+      'Prefer search_symbols for partial names, to explore, or to fetch a symbol by the `id` an earlier answer gave. A name with no match is an error: "Symbol \'<name>\' not found".',
+      'Example: {"query": "from_pyfile"}',
+    ].join(' '),
+    query: GetSymbolQuery,
+    response: SymbolSearchResponse,
+    run: (services, query) => searchSymbols(services, { ...query, match: 'exact' }),
+    markdown: symbolSearchMarkdown,
+  }),
+  defineTool({
+    name: 'list_packages',
+    title: 'Packages of the workspace',
+    description: [
+      'The packages (modules, crates, projects) of the workspace, named as their manifests spell them (package.json, go.mod, Cargo.toml, pyproject.toml, *.csproj, CMakeLists.txt...), with path, main language and symbol count.',
+      'Use it to get the lay of a repository you do not know, or to find the package name that search_symbols and get_package_symbols narrow by.',
+      'Example: {"query": "core", "scope": "user"}',
+    ].join(' '),
+    query: PackagesQuery,
+    response: PackagesResponse,
+    run: (services, query) => listPackages(services, query),
+    markdown: packagesMarkdown,
+  }),
+  defineTool({
+    name: 'get_package_symbols',
+    title: 'Symbols of one package',
+    description: [
+      'The symbols of one package, ordered by file then line, optionally only some kinds (`kind`: "class,function").',
+      'Use it to see a package\'s API (its classes and functions) without opening its files; names come from list_packages (exact, else a unique case-insensitive match).',
+      'Prefer search_symbols when you are looking for a particular name.',
+      'Example: {"name": "flask", "kind": "class"}',
+    ].join(' '),
+    query: PackageSymbolsArguments,
+    response: PackageSymbolsResponse,
+    run: (services, { name, ...query }) => getPackageSymbols(services, name, query),
+    markdown: packageSymbolsMarkdown,
+  }),
   defineTool({
     name: 'symbol_outline',
     title: 'Outline a file',

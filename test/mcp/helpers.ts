@@ -29,3 +29,8 @@ export function textOf(result: CallToolResult): string {
 export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
+
+/** A tool result's structuredContent, as the test expects it to be shaped. */
+export function structured<T>(result: CallToolResult): T {
+  return result.structuredContent as unknown as T;
+}
