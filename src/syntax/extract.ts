@@ -119,7 +119,9 @@ function point(p: { row: number; column: number }): Range['start'] {
 
 /** Collapses whitespace and drops what ends a head (`{`, `;`, `:`, `=>`), capped to one readable line. */
 export function oneLine(text: string): string {
-  let line = text.replace(/\s+/g, ' ').trim();
+  // Preprocessor lines and whole-line comments inside a head are not part of it.
+  const code = text.includes('#') ? text.replace(/^[ \t]*#.*$/gm, '') : text;
+  let line = code.replace(/\s+/g, ' ').trim();
   line = line.replace(/\s*(\{|;|:|=>|=)\s*$/, '');
   if (line.length > MAX_SIGNATURE) line = `${line.slice(0, MAX_SIGNATURE - 1)}…`;
   return line;

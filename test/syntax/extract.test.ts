@@ -62,6 +62,14 @@ t.test('a full Unreal header: interfaces, delegates, FORCEINLINE, PURE_VIRTUAL, 
   t.notOk(symbols.some((s) => /^[A-Z][A-Z0-9_]+$/.test(s.name) && s.kind !== 'enum_member'), `no macro as a symbol: ${symbols.map((s) => s.name).join(', ')}`);
 });
 
+t.test('scope and pragma macros on their own line, and #if branches that each open a parenthesis', async (t) => {
+  const symbols = await extractFixture('scope_macros.h');
+  t.match(only(symbols, 'QThing'), { kind: 'class', bases: ['QObject'], definition: true });
+  t.match(only(symbols, 'QThing::size'), { kind: 'method', definition: false });
+  t.same(symbols.filter((s) => s.kind === 'enum_member').map((s) => s.name), ['KIND_BEGIN', 'KIND_END'], 'a last enumerator named *_END is kept');
+  t.match(only(symbols, 'platform'), { kind: 'function', definition: true, signature: 'void platform(int a, int b)' }, 'the first branch is kept');
+});
+
 t.test('C++ forward declarations are flagged; definitions are not', async (t) => {
   const symbols = await extractFixture('unreal.h');
   t.match(only(symbols, 'UStaticMeshComponent'), { kind: 'class', forwardDeclaration: true, definition: false });

@@ -7,6 +7,9 @@
 const ANNOTATION = /\b(?:UCLASS|USTRUCT|UENUM|UINTERFACE|UFUNCTION|UPROPERTY|UDELEGATE|UMETA|UPARAM|GENERATED_BODY|GENERATED_UCLASS_BODY|GENERATED_USTRUCT_BODY|GENERATED_UINTERFACE_BODY|GENERATED_IINTERFACE_BODY|UE_DEPRECATED)\s*\(/g;
 /** An upper-case macro call alone on its line (`GENERATED_BODY()`, `DEPRECATED(4.2, "...")`). */
 const STANDALONE = /^[ \t]*[A-Z][A-Z0-9_]+[ \t]*\(/gm;
+/** A lone upper-case word that opens or closes a scope or a pragma region (QT_BEGIN_NAMESPACE, PRAGMA_DISABLE_DEPRECATION_WARNINGS). */
+const SCOPE_WORD = /^[ \t]*([A-Z][A-Z0-9_]*(?:BEGIN|END|DISABLE|ENABLE|PUSH|POP|NAMESPACE)[A-Z0-9_]*)[ \t]*(?:\/\/.*)?\r?$/gm;
+
 /** An upper-case word between `class` and the class name: an export macro. */
 const EXPORT_MACRO = /\b(?:class|struct|union)\s+([A-Z_][A-Z0-9_]*)\s+(?=(?:alignas\s*\([^)]*\)\s*)?[A-Za-z_]\w*\s*(?:final\b|:[^:]|\{|<))/g;
 
@@ -45,6 +48,13 @@ export function blankCppMacros(source: string): string {
 
   for (const match of source.matchAll(EXPORT_MACRO)) {
     const start = match.index + match[0].indexOf(match[1], match[0].search(/\s/));
+    cuts.push([start, start + match[1].length]);
+  }
+
+  for (const match of source.matchAll(SCOPE_WORD)) {
+    // After `;`, `{`, `}` or a directive it stands as a statement; after `,` it is the last enumerator.
+    if (!endsStatement(source, match.index)) continue;
+    const start = match.index + match[0].indexOf(match[1]);
     cuts.push([start, start + match[1].length]);
   }
 
@@ -103,6 +113,20 @@ function matchingParen(source: string, open: number, statements = false): number
   return -1;
 }
 
+/** The code before `index` ends a statement or block (or the file, or a directive line, starts there). */
+function endsStatement(source: string, index: number): boolean {
+  let i = index - 1;
+  while (i >= 0) {
+    const lineStart = source.lastIndexOf('\n', i) + 1;
+    const line = source.slice(lineStart, i + 1).replace(/\/\/.*$/, '').trim();
+    // A directive, or another lone macro word (`QT_BEGIN_NAMESPACE` above `PRAGMA_DISABLE_...`).
+    if (line.startsWith('#') || /^[A-Z][A-Z0-9_]*$/.test(line)) return true;
+    if (line && !line.startsWith('*') && !line.startsWith('/*')) return /[;{}]$/.test(line) || line.endsWith('*/') && /[;{}]\s*\/\*.*\*\/$/.test(line);
+    i = lineStart - 2;
+  }
+  return true;
+}
+
 function isDirectiveLine(source: string, index: number): boolean {
   const lineStart = source.lastIndexOf('\n', index) + 1;
   return /^\s*#/.test(source.slice(lineStart, index));
@@ -137,7 +161,7 @@ interface Group {
 }
 
 /**
- * `#if A` / `#else` branches that each open a brace (`TEST(X, Y) {` twice) leave tree-sitter
+ * `#if A` / `#else` branches that each open a brace or parenthesis (`TEST(X, Y) {` twice) leave tree-sitter
  * one brace short: keep the first branch, as ctags does, and blank the others. `#if 0` is dropped.
  */
 function unbalancedBranches(source: string): Array<[number, number]> {
@@ -179,7 +203,10 @@ function unbalancedBranches(source: string): Array<[number, number]> {
   return cuts;
 }
 
-/** `{` minus `}` in code between two offsets, skipping comments, strings and char literals. */
+/** Braces and parentheses counted in one number (braces scaled past any real paren count), so sums keep both. */
+const BRACE = 1 << 16;
+
+/** `{` minus `}` (times BRACE) plus `(` minus `)` in code between two offsets, skipping comments, strings and char literals. */
 function braceDelta(source: string, from: number, to: number): number {
   let delta = 0;
   for (let i = from; i < to; i++) {
@@ -193,8 +220,12 @@ function braceDelta(source: string, from: number, to: number): number {
     } else if (c === '"' || c === '\'') {
       for (i++; i < to && source[i] !== c && source[i] !== '\n'; i++) if (source[i] === '\\') i++;
     } else if (c === '{') {
-      delta++;
+      delta += BRACE;
     } else if (c === '}') {
+      delta -= BRACE;
+    } else if (c === '(') {
+      delta++;
+    } else if (c === ')') {
       delta--;
     }
   }
