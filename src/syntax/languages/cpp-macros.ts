@@ -6,9 +6,16 @@
 /** Unreal reflection macros: blanked wherever they stand. */
 const ANNOTATION = /\b(?:UCLASS|USTRUCT|UENUM|UINTERFACE|UFUNCTION|UPROPERTY|UDELEGATE|UMETA|UPARAM|GENERATED_BODY|GENERATED_UCLASS_BODY|GENERATED_USTRUCT_BODY|GENERATED_UINTERFACE_BODY|GENERATED_IINTERFACE_BODY|UE_DEPRECATED)\s*\(/g;
 /** An upper-case macro call alone on its line (`GENERATED_BODY()`, `DEPRECATED(4.2, "...")`). */
-const STANDALONE = /^[ \t]*[A-Z][A-Z0-9_]+[ \t]*\(/gm;
-/** A lone upper-case word that opens or closes a scope or a pragma region (QT_BEGIN_NAMESPACE, PRAGMA_DISABLE_DEPRECATION_WARNINGS). */
-const SCOPE_WORD = /^[ \t]*([A-Z][A-Z0-9_]*(?:BEGIN|END|DISABLE|ENABLE|PUSH|POP|NAMESPACE)[A-Z0-9_]*)[ \t]*(?:\/\/.*)?\r?$/gm;
+const STANDALONE = /^[ \t]*_?[A-Z][A-Z0-9_]+[ \t]*\(/gm;
+/**
+ * A lone upper-case macro word (with an underscore, as macros have and type names rarely do) on its
+ * own line: QT_BEGIN_NAMESPACE, PRAGMA_DISABLE_DEPRECATION_WARNINGS, _GLIBCXX20_CONSTEXPR.
+ */
+const LONE_WORD = /^[ \t]*(_?[A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]*(?:\/\/.*)?\r?$/gm;
+/** An upper-case macro word after a parameter list (`) const _GLIBCXX_NOEXCEPT;`). */
+const TRAILING_WORD = /\)[ \t]*(?:const[ \t]*)?(?:&&?[ \t]*)?(_?[A-Z][A-Z0-9]*_[A-Z0-9_]*)(?=[ \t]*(?:[;{:=]|override\b|final\b|\r?$))/gm;
+/** A visibility macro after a namespace name (`namespace std _GLIBCXX_VISIBILITY(default)`). */
+const NAMESPACE_ATTRIBUTE = /\bnamespace\s+[\w:]+\s+(_?[A-Z][A-Z0-9_]*\s*\()/g;
 
 /** An upper-case word between `class` and the class name: an export macro. */
 const EXPORT_MACRO = /\b(?:class|struct|union)\s+([A-Z_][A-Z0-9_]*)\s+(?=(?:alignas\s*\([^)]*\)\s*)?[A-Za-z_]\w*\s*(?:final\b|:[^:]|\{|<))/g;
@@ -51,10 +58,22 @@ export function blankCppMacros(source: string): string {
     cuts.push([start, start + match[1].length]);
   }
 
-  for (const match of source.matchAll(SCOPE_WORD)) {
-    // After `;`, `{`, `}` or a directive it stands as a statement; after `,` it is the last enumerator.
-    if (!endsStatement(source, match.index)) continue;
+  for (const match of source.matchAll(NAMESPACE_ATTRIBUTE)) {
+    const start = match.index + match[0].length - match[1].length;
+    const close = matchingParen(source, match.index + match[0].length - 1);
+    if (close > 0) cuts.push([start, close + 1]);
+  }
+
+  for (const match of source.matchAll(LONE_WORD)) {
+    // After `;`, `{`, `}`, a template head or a directive it annotates what follows; after `,` it is the last enumerator.
+    if (continuesMacro(source, match.index) || !endsStatement(source, match.index)) continue;
     const start = match.index + match[0].indexOf(match[1]);
+    cuts.push([start, start + match[1].length]);
+  }
+
+  for (const match of source.matchAll(TRAILING_WORD)) {
+    if (isDirectiveLine(source, match.index)) continue;
+    const start = match.index + match[0].length - match[1].length;
     cuts.push([start, start + match[1].length]);
   }
 
@@ -120,8 +139,10 @@ function endsStatement(source: string, index: number): boolean {
     const lineStart = source.lastIndexOf('\n', i) + 1;
     const line = source.slice(lineStart, i + 1).replace(/\/\/.*$/, '').trim();
     // A directive, or another lone macro word (`QT_BEGIN_NAMESPACE` above `PRAGMA_DISABLE_...`).
-    if (line.startsWith('#') || /^[A-Z][A-Z0-9_]*$/.test(line)) return true;
-    if (line && !line.startsWith('*') && !line.startsWith('/*')) return /[;{}]$/.test(line) || line.endsWith('*/') && /[;{}]\s*\/\*.*\*\/$/.test(line);
+    if (line.startsWith('#') || /^_?[A-Z][A-Z0-9_]*$/.test(line)) return true;
+    if (line && !line.startsWith('*') && !line.startsWith('/*')) {
+      return /[;{}>)\]]$/.test(line) || (line.endsWith('*/') && /[;{}]\s*\/\*.*\*\/$/.test(line));
+    }
     i = lineStart - 2;
   }
   return true;
