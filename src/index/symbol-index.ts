@@ -117,7 +117,9 @@ export class SymbolIndex {
       () => {
         if (watch && !this.closed) this.flushChangesDuringBuild();
       },
-      (error: unknown) => this.logger.warn(`index build failed: ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) => {
+        if (!this.closed) this.logger.warn(`index build failed: ${error instanceof Error ? error.message : String(error)}`);
+      },
     );
   }
 
@@ -133,6 +135,7 @@ export class SymbolIndex {
 
   /** Re-indexes changed paths (files, or directories created or deleted); used by the watcher and tests. */
   async applyChanges(paths: string[]): Promise<void> {
+    if (this.closed) return;
     if (this.building) {
       for (const p of paths) this.changesDuringBuild.add(p);
       return;
@@ -273,7 +276,7 @@ export class SymbolIndex {
     await this.refreshCounts();
     this.setProgress({ filesTotal: walk.files.length, filesIndexed: summary.filesReused });
 
-    if (toParse.length > 0) {
+    if (toParse.length > 0 && !this.closed) {
       const pool = this.parsePool();
       let batch: FileUpdate[] = [];
       let touched: Array<{ file: string; size: number; mtimeMs: number }> = [];
@@ -316,6 +319,7 @@ export class SymbolIndex {
       flush();
       await flushing;
     }
+    if (this.closed) throw new Error('index closed during its build');
     await this.serialized(async () => {
       await this.store.prunePackages([...packages.values()]);
       if (summary.filesParsed + summary.filesRemoved > 0) await this.store.optimize();
