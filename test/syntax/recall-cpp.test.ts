@@ -1,9 +1,10 @@
 /**
  * C++ recall against universal-ctags on googletest.
- * Needs (apt): universal-ctags googletest
+ * Needs (apt): universal-ctags googletest (and libstdc++-12-dev, usually there with g++)
  */
 import t from 'tap';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describeMisses, hasCtags, listFiles, recallOf, summary } from './recall.js';
 
 const ROOT = '/usr/src/googletest';
@@ -20,4 +21,25 @@ t.test('finds at least 99% of the classes, structs, functions, methods and proto
   t.comment(summary(result));
   if (result.misses.length) t.comment(`misses:\n${describeMisses(result)}`);
   t.ok(result.recall >= 0.99, summary(result));
+});
+
+/** libstdc++ is the hardest C++ there is for a parser without a preprocessor (_GLIBCXX_* macros everywhere): a regression floor, not the 99% bar. */
+const LIBSTDCXX = (() => {
+  try {
+    const version = readdirSync('/usr/include/c++').filter((dir) => /^\d+$/.test(dir)).sort((a, b) => Number(a) - Number(b)).pop();
+    return version ? join('/usr/include/c++', version, 'bits') : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
+t.test('keeps at least 97% of what ctags finds in libstdc++ headers', { skip: !hasCtags() ? 'needs universal-ctags' : !LIBSTDCXX && 'needs libstdc++ headers (apt-get install -y libstdc++-12-dev)' }, async (t) => {
+  const result = await recallOf({
+    root: LIBSTDCXX!,
+    files: listFiles(LIBSTDCXX!, ['.h']),
+    ctagsArgs: ['--languages=C++', '--kinds-C++=+p', '--language-force=C++'],
+    kinds: ['class', 'struct', 'union', 'function', 'prototype'],
+  });
+  t.comment(summary(result));
+  t.ok(result.recall >= 0.97, summary(result));
 });

@@ -48,8 +48,9 @@ export function blankCppMacros(source: string): string {
     // A statement-like call (`GTEST_DISALLOW_ASSIGN_(X);`) declares nothing tree-sitter could use.
     const after = restOfLine(source, close + 1).trim().replace(/^;/, '').trim();
     if (after && !after.startsWith('//')) continue;
-    // `TEST(A, B) {` is a function-like macro with a body: keep it.
-    if (nextCodeChar(source, close + 1) === '{') continue;
+    // `TEST(A, B) {` is a function-like macro with a body: keep it, unless it follows a declarator
+    // (`X()` then `_GLIBCXX_NOEXCEPT_IF(...)` then `{`).
+    if (nextCodeChar(source, close + 1) === '{' && !afterDeclarator(source, match.index)) continue;
     cuts.push([match.index, close + 1]);
   }
 
@@ -148,6 +149,12 @@ function endsStatement(source: string, index: number): boolean {
   return true;
 }
 
+/** The previous code line ends a parameter list (`)`, `) const`, `) override`). */
+function afterDeclarator(source: string, lineStart: number): boolean {
+  const before = source.slice(Math.max(0, lineStart - 400), lineStart).replace(/\/\/[^\n]*$/gm, '').trimEnd();
+  return /\)\s*(const|override|final|noexcept|&|&&)?$/.test(before);
+}
+
 function isDirectiveLine(source: string, index: number): boolean {
   const lineStart = source.lastIndexOf('\n', index) + 1;
   return /^\s*#/.test(source.slice(lineStart, index));
@@ -206,7 +213,9 @@ function unbalancedBranches(source: string): Array<[number, number]> {
       const group = stack.pop();
       if (group) {
         if (group.ifZero) cuts.push([group.branches[0], group.branches[1] ?? start]);
-        else if (group.branches.length > 1 && group.deltas.some((delta) => delta !== 0)) cuts.push([group.branches[1], start]);
+        else if (group.branches.length > 1 && (group.deltas.some((delta) => delta !== 0) || endsMidDeclaration(source, group.branches, start))) {
+          cuts.push([group.branches[1], start]);
+        }
         // What the enclosing branch sees is what is kept: the first branch, or the rest after `#if 0`.
         const kept = group.ifZero ? group.deltas.slice(1).reduce((a, b) => a + b, 0) : group.deltas[0];
         const parent = stack[stack.length - 1];
@@ -222,6 +231,18 @@ function unbalancedBranches(source: string): Array<[number, number]> {
     last = end;
   }
   return cuts;
+}
+
+/** Some branch stops in the middle of a declaration (`class X<...> final` then `#else`): its last code line ends no statement. */
+function endsMidDeclaration(source: string, branches: number[], endif: number): boolean {
+  return branches.some((start, i) => {
+    const from = source.indexOf('\n', start);
+    const to = branches[i + 1] ?? endif;
+    if (from < 0 || from >= to) return false;
+    const lines = source.slice(from, to).split('\n').map((line) => line.replace(/\/\/.*$/, '').trim()).filter((line) => line && !line.startsWith('*') && !line.startsWith('/*'));
+    const last = lines[lines.length - 1];
+    return last !== undefined && !last.startsWith('#') && !/[;{},:\\)]$|\*\/$/.test(last);
+  });
 }
 
 /** Braces and parentheses counted in one number (braces scaled past any real paren count), so sums keep both. */
