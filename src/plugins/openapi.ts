@@ -66,7 +66,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       info: { title: 'plumb', version: VERSION, description: DESCRIPTION, license: { name: 'MIT', identifier: 'MIT' } },
       tags: [
         { name: 'navigation', description: 'Files and positions: outlines, children' },
-        { name: 'search', description: 'Solution-wide symbol search and packages, from the index' },
+        { name: 'symbols', description: 'Solution-wide symbol search and packages, from the index' },
         { name: 'status', description: 'Health, index and language-server state' },
         { name: 'mcp', description: 'The Model Context Protocol endpoint (Streamable HTTP)' },
         { name: 'docs', description: 'This description' },

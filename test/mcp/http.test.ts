@@ -115,3 +115,30 @@ t.test('sessions: a request without a session or with an ended one is refused; D
   const ended = await fetch(url, { method: 'POST', headers: { ...headers, 'mcp-session-id': sessionId }, body: ping });
   t.equal(ended.status, 404, 'the ended session is gone');
 });
+
+t.test('raw Streamable HTTP: POST initialize, GET the event stream, DELETE the session', async (t) => {
+  const app = await startApp(t, RXJS_SRC);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address() as { port: number };
+  const url = `http://127.0.0.1:${address.port}/mcp`;
+  const post = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const initialize = await fetch(url, {
+    method: 'POST',
+    headers: post,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }),
+  });
+  t.equal(initialize.status, 200);
+  const sessionId = initialize.headers.get('mcp-session-id')!;
+  t.ok(sessionId, 'the answer names the session');
+  await initialize.body?.cancel();
+
+  const stream = await fetch(url, { headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId } });
+  t.equal(stream.status, 200, 'GET opens the server\'s event stream');
+  t.match(stream.headers.get('content-type'), /text\/event-stream/);
+  await stream.body?.cancel();
+
+  const end = await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } });
+  t.equal(end.status, 200, 'DELETE ends the session');
+  const after = await fetch(url, { method: 'POST', headers: { ...post, 'mcp-session-id': sessionId }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) });
+  t.equal(after.status, 404);
+});

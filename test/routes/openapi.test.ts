@@ -48,6 +48,12 @@ t.test('/openapi.json describes every route with summaries, descriptions and err
       }
     }
   }
+  const tags = new Set((body.tags as { name: string }[]).map((tag) => tag.name));
+  for (const [url, item] of Object.entries(paths)) {
+    for (const operation of Object.values(item)) {
+      for (const tag of (operation as { tags?: string[] }).tags ?? []) t.ok(tags.has(tag), `${url}: tag ${tag} is declared with a description`);
+    }
+  }
   t.same(Object.keys(paths['/outline']!.get!.responses['200']!.content!).sort(), ['application/json', 'text/markdown'], 'markdown is a documented answer');
   t.ok(['400', '404', '503'].every((s) => s in paths['/outline']!.get!.responses), '/outline lists its errors');
 
