@@ -37,10 +37,6 @@ export class McpSessions {
     this.sweeper.unref();
   }
 
-  get size(): number {
-    return this.sessions.size;
-  }
-
   /** Hands the raw request to the session's transport; Fastify has parsed the body already. */
   async handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const header = request.headers['mcp-session-id'];

@@ -43,7 +43,7 @@ export function toolListing(tool: PlumbTool, shared: TSchema[]): Tool {
   };
 }
 
-/** The message an HTTP route would give for these arguments, or undefined when they are valid. */
+/** The arguments as the use case takes them, or the message the HTTP route gives for them. */
 export function checkArguments(tool: PlumbTool, args: unknown): { query: Static<TObject> } | { message: string } {
   // Lenient like the HTTP querystring: a model that sends depth 2 for "2" or "5" for 5 is understood.
   const converted = Value.Convert(tool.query, Value.Default(tool.query, Value.Clone(args ?? {})));
