@@ -1,6 +1,7 @@
 /**
  * The embedded SymbolStore: one SQLite database per workspace (WAL). Every search tier is an
- * indexed lookup (name, lower(name), humps, FTS5 over names and signatures); nothing scans the
+ * indexed lookup (lower(name), distinct names by first hump, FTS5 over distinct names and over
+ * signatures); nothing scans the
  * symbols in JavaScript per query.
  */
 import { mkdirSync, rmSync } from 'node:fs';
@@ -9,7 +10,7 @@ import Database from 'better-sqlite3';
 import type { NormalizedKind } from '../kinds.js';
 import { VERSION } from '../version.js';
 import { symbolIds } from './ids.js';
-import { fuzzyMatches, fuzzyPattern, humpsOf, prefixEnd, qualifierMatches, queryHumps, rankOf } from './ranking.js';
+import { fuzzyMatches, fuzzyPattern, humpSegments, humpsOf, prefixEnd, qualifierMatches, queryHumps, rankOf } from './ranking.js';
 import type {
   FileState, FileUpdate, MatchTier, PackageInfo, PackageRef, PackageSymbolsSpec, SearchHit, SearchPage, SearchSpec,
   StoreCounts, StoredSymbol, SymbolFilters, SymbolStore,
@@ -17,7 +18,7 @@ import type {
 import type { LanguageId, Parameter } from './types.js';
 
 /** Bump when the tables, or what the extractor stores in them, change: a mismatch rebuilds. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -43,11 +44,12 @@ CREATE TABLE symbols (
 );
 CREATE INDEX symbols_sid ON symbols (sid);
 CREATE INDEX symbols_name_lower ON symbols (name_lower);
-CREATE INDEX symbols_humps ON symbols (humps);
 CREATE INDEX symbols_file ON symbols (file_id);
--- Distinct humps: the fuzzy tier scans these (few) instead of every symbol.
-CREATE TABLE humps (h TEXT PRIMARY KEY) WITHOUT ROWID;
--- Substrings of names (trigrams) and words of signatures; rowid = symbols.id.
+-- Distinct names (a third of the symbols or fewer): the fuzzy and substring tiers search these,
+-- then reach symbols through symbols_name_lower. Never deleted: a stale name joins nothing.
+CREATE TABLE names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, name_lower TEXT NOT NULL, first TEXT NOT NULL, humps TEXT NOT NULL);
+CREATE INDEX names_camel ON names (first, humps);
+-- Substrings of distinct names (rowid = names.id, trigrams) and words of signatures (rowid = symbols.id).
 CREATE VIRTUAL TABLE name_text USING fts5 (name, tokenize = 'trigram', content = '', contentless_delete = 1);
 CREATE VIRTUAL TABLE sig_text USING fts5 (signature, tokenize = 'unicode61', content = '', contentless_delete = 1);
 `;
@@ -222,7 +224,6 @@ export class SqliteSymbolStore implements SymbolStore {
   async write(updates: FileUpdate[], removed: string[], touched: Array<{ file: string; size: number; mtimeMs: number }> = []): Promise<void> {
     const fileId = this.statement('SELECT id FROM files WHERE path = ?');
     const dropText = [
-      this.statement('DELETE FROM name_text WHERE rowid IN (SELECT id FROM symbols WHERE file_id = ?)'),
       this.statement('DELETE FROM sig_text WHERE rowid IN (SELECT id FROM symbols WHERE file_id = ?)'),
     ];
     const dropSymbols = this.statement('DELETE FROM symbols WHERE file_id = ?');
@@ -234,8 +235,8 @@ export class SqliteSymbolStore implements SymbolStore {
     const insertSymbol = this.statement(`INSERT INTO symbols (sid, file_id, name, name_lower, humps, kind, qualified_name, containing_type,
       sl, sc, el, ec, nl, nc, nel, nec, signature, parameters, return_type, doc, definition, fwd, external, rank, bases, language, package_id)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    const insertHumps = this.statement('INSERT OR IGNORE INTO humps (h) VALUES (?)');
-    const insertName = this.statement('INSERT INTO name_text (rowid, name) VALUES (?, ?)');
+    const insertName = this.statement('INSERT OR IGNORE INTO names (name, name_lower, first, humps) VALUES (?, ?, ?, ?)');
+    const insertNameText = this.statement('INSERT INTO name_text (rowid, name) VALUES (?, ?)');
     const insertSig = this.statement('INSERT INTO sig_text (rowid, signature) VALUES (?, ?)');
 
     const dropFileContent = (id: number): void => {
@@ -266,8 +267,8 @@ export class SqliteSymbolStore implements SymbolStore {
             symbol.definition ? 1 : 0, symbol.forwardDeclaration ? 1 : 0, update.external ? 1 : 0, rankOf(update.external, symbol.definition),
             JSON.stringify(symbol.bases), symbol.language, packageId,
           );
-          insertHumps.run(humps);
-          insertName.run(lastInsertRowid, symbol.name);
+          const name = insertName.run(symbol.name, symbol.name.toLowerCase(), humpSegments(symbol.name)[0] ?? '', humps);
+          if (name.changes > 0) insertNameText.run(name.lastInsertRowid, symbol.name);
           insertSig.run(lastInsertRowid, signatureText(symbol.signature, symbol.returnType));
         });
       }
@@ -396,6 +397,7 @@ function tierSource(tier: MatchTier, spec: SearchSpec): TierSql | undefined {
   const fuzzy = fuzzyPattern(q);
   // The LIKE over humps narrows cheaply; plumb_camel decides (hump prefixes in order).
   const notFuzzy = fuzzy ? ' AND NOT (s.humps LIKE ? AND plumb_camel(s.name, ?))' : '';
+  const byName = 'CROSS JOIN symbols s ON s.name_lower = n.name_lower AND s.name = n.name';
   const notFuzzyParams = fuzzy ? [fuzzy, q] : [];
   let base: TierSql;
   switch (tier) {
@@ -412,17 +414,22 @@ function tierSource(tier: MatchTier, spec: SearchSpec): TierSql | undefined {
     case 'fuzzy': {
       if (!fuzzy) return undefined;
       const first = queryHumps(q)[0];
-      base = first.length >= 2
-        // `ParseInt`: the name starts with `parse`, so the lower-case name index narrows it.
-        ? { from: 'symbols s', where: 's.name_lower >= ? AND s.name_lower < ? AND instr(s.name_lower, ?) <> 1 AND s.humps LIKE ? AND plumb_camel(s.name, ?)', params: [first, prefixEnd(first), ql, fuzzy, q] }
-        // `FPC`: the few distinct humps first (CROSS JOIN keeps that order), never a range scan of symbols.
-        : { from: 'humps h CROSS JOIN symbols s ON s.humps = h.h', where: 'h.h >= ? AND h.h < ? AND h.h LIKE ? AND instr(s.name_lower, ?) <> 1 AND plumb_camel(s.name, ?)', params: [first, prefixEnd(first), fuzzy, ql, q] };
+      // Distinct names whose first hump starts with the query's (CROSS JOIN keeps that order), then their symbols.
+      base = {
+        from: `names n ${byName}`,
+        where: 'n.first >= ? AND n.first < ? AND n.humps LIKE ? AND instr(n.name_lower, ?) <> 1 AND plumb_camel(n.name, ?)',
+        params: [first, prefixEnd(first), fuzzy, ql, q],
+      };
       break;
     }
     case 'substring':
       // Trigrams need three characters; one or two are served by the prefix and initials tiers, never a scan.
       if (ql.length < 3) return undefined;
-      base = { from: 'name_text CROSS JOIN symbols s ON s.id = name_text.rowid', where: `name_text MATCH ? AND instr(s.name_lower, ?) > 1${notFuzzy}`, params: [phrase(q), ql, ...notFuzzyParams] };
+      base = {
+        from: `name_text CROSS JOIN names n ON n.id = name_text.rowid ${byName}`,
+        where: `name_text MATCH ? AND instr(n.name_lower, ?) > 1${notFuzzy.replace(/s\./g, 'n.')}`,
+        params: [phrase(q), ql, ...notFuzzyParams],
+      };
       break;
     case 'signature':
       if (spec.qualifier || !/[A-Za-z0-9_]/.test(q)) return undefined;
