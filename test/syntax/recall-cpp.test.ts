@@ -23,7 +23,7 @@ t.test('finds at least 99% of the classes, structs, functions, methods and proto
   t.ok(result.recall >= 0.99, summary(result));
 });
 
-/** libstdc++ is the hardest C++ there is for a parser without a preprocessor (_GLIBCXX_* macros everywhere): a regression floor, not the 99% bar. */
+/** libstdc++ is about the hardest C++ for a parser without a preprocessor (_GLIBCXX_* macros and #if everywhere). */
 const LIBSTDCXX = (() => {
   try {
     const version = readdirSync('/usr/include/c++').filter((dir) => /^\d+$/.test(dir)).sort((a, b) => Number(a) - Number(b)).pop();
@@ -33,7 +33,7 @@ const LIBSTDCXX = (() => {
   }
 })();
 
-t.test('keeps at least 97% of what ctags finds in libstdc++ headers', { skip: !hasCtags() ? 'needs universal-ctags' : !LIBSTDCXX && 'needs libstdc++ headers (apt-get install -y libstdc++-12-dev)' }, async (t) => {
+t.test('finds at least 99% of what ctags finds in libstdc++ headers', { skip: !hasCtags() ? 'needs universal-ctags' : !LIBSTDCXX && 'needs libstdc++ headers (apt-get install -y libstdc++-12-dev)' }, async (t) => {
   const result = await recallOf({
     root: LIBSTDCXX!,
     files: listFiles(LIBSTDCXX!, ['.h']),
@@ -41,5 +41,6 @@ t.test('keeps at least 97% of what ctags finds in libstdc++ headers', { skip: !h
     kinds: ['class', 'struct', 'union', 'function', 'prototype'],
   });
   t.comment(summary(result));
-  t.ok(result.recall >= 0.97, summary(result));
+  if (result.misses.length) t.comment(`misses:\n${describeMisses(result)}`);
+  t.ok(result.recall >= 0.99, summary(result));
 });

@@ -67,7 +67,7 @@ export function blankCppMacros(source: string): string {
 
   for (const match of source.matchAll(LONE_WORD)) {
     // After `;`, `{`, `}`, a template head or a directive it annotates what follows; after `,` it is the last enumerator.
-    if (continuesMacro(source, match.index) || !endsStatement(source, match.index)) continue;
+    if (continuesMacro(source, match.index) || !(endsStatement(source, match.index) || afterDeclarator(source, match.index))) continue;
     const start = match.index + match[0].indexOf(match[1]);
     cuts.push([start, start + match[1].length]);
   }
@@ -142,7 +142,7 @@ function endsStatement(source: string, index: number): boolean {
     // A directive, or another lone macro word (`QT_BEGIN_NAMESPACE` above `PRAGMA_DISABLE_...`).
     if (line.startsWith('#') || /^_?[A-Z][A-Z0-9_]*$/.test(line)) return true;
     if (line && !line.startsWith('*') && !line.startsWith('/*')) {
-      return /[;{}>)\]]$/.test(line) || (line.endsWith('*/') && /[;{}]\s*\/\*.*\*\/$/.test(line));
+      return /[;{}>)\]:]$/.test(line) || (line.endsWith('*/') && /[;{}]\s*\/\*.*\*\/$/.test(line));
     }
     i = lineStart - 2;
   }
@@ -212,9 +212,14 @@ function unbalancedBranches(source: string): Array<[number, number]> {
     } else if (directive === 'endif') {
       const group = stack.pop();
       if (group) {
-        if (group.ifZero) cuts.push([group.branches[0], group.branches[1] ?? start]);
-        else if (group.branches.length > 1 && (group.deltas.some((delta) => delta !== 0) || endsMidDeclaration(source, group.branches, start))) {
-          cuts.push([group.branches[1], start]);
+        const [first, second] = group.branches;
+        if (group.ifZero) {
+          // Drop the `#if 0` branch; what follows `#else` stays, without its directives.
+          cuts.push([first, second ?? end]);
+          if (second !== undefined) cuts.push([second, directiveEnd(source, second)], [start, end]);
+        } else if ((second !== undefined && group.deltas.some((delta) => delta !== 0)) || endsMidDeclaration(source, group.branches, start)) {
+          // Keep the first branch as plain code, so a `template<...>` or `TEST(A, B) {` in it joins what follows.
+          cuts.push([first, directiveEnd(source, first)], [second ?? start, end]);
         }
         // What the enclosing branch sees is what is kept: the first branch, or the rest after `#if 0`.
         const kept = group.ifZero ? group.deltas.slice(1).reduce((a, b) => a + b, 0) : group.deltas[0];
@@ -231,6 +236,13 @@ function unbalancedBranches(source: string): Array<[number, number]> {
     last = end;
   }
   return cuts;
+}
+
+/** End of a directive's logical line (backslash continuations included). */
+function directiveEnd(source: string, start: number): number {
+  let end = source.indexOf('\n', start);
+  while (end > 0 && source[end - 1 - (source[end - 1] === '\r' ? 1 : 0)] === '\\') end = source.indexOf('\n', end + 1);
+  return end < 0 ? source.length : end;
 }
 
 /** Some branch stops in the middle of a declaration (`class X<...> final` then `#else`): its last code line ends no statement. */
