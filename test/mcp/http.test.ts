@@ -142,3 +142,13 @@ t.test('raw Streamable HTTP: POST initialize, GET the event stream, DELETE the s
   const after = await fetch(url, { method: 'POST', headers: { ...post, 'mcp-session-id': sessionId }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) });
   t.equal(after.status, 404);
 });
+
+t.test('past mcp.maxSessions the least recently used session ends', async (t) => {
+  const app = await startApp(t, RXJS_SRC, { mcp: { maxSessions: 1 } });
+  const first = await connectHttp(t, app);
+  await first.client.ping();
+  const second = await connectHttp(t, app);
+  await second.client.ping();
+  await t.rejects(first.client.ping(), /404|not found/i, 'the older session is gone');
+  await second.client.ping();
+});
