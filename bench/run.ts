@@ -192,9 +192,9 @@ async function millionIndex(): Promise<void> {
 async function languageServers(indexes: Map<string, SymbolIndex>): Promise<void> {
   console.error('\n4. Language servers\' workspace/symbol on the same trees and queries');
   const targets = [
-    { name: 'tsc --lsp (rxjs src)', root: path.join(REPO, 'node_modules/rxjs/src'), file: 'internal/Subject.ts' },
-    { name: 'pyright (flask)', root: '/usr/lib/python3/dist-packages/flask', file: 'app.py' },
-    { name: 'clangd (googletest)', root: '/usr/src/googletest', file: 'googletest/src/gtest.cc' },
+    { name: 'tsc --lsp (rxjs src)', root: path.join(REPO, 'node_modules/rxjs/src'), file: 'internal/Subject.ts', known: 'BehaviorSubject' },
+    { name: 'pyright (flask)', root: '/usr/lib/python3/dist-packages/flask', file: 'app.py', known: 'Flask' },
+    { name: 'clangd (googletest)', root: '/usr/src/googletest', file: 'googletest/src/gtest.cc', known: 'TestPartResult' },
   ];
   for (const target of targets) {
     const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-bench-lsp-'));
@@ -202,9 +202,14 @@ async function languageServers(indexes: Map<string, SymbolIndex>): Promise<void>
     const pool = new LspPool({ config: validateConfig({ cacheDir, logLevel: 'silent' }), workspace, cacheDir, logger: silentLogger() });
     try {
       const file = workspace.resolveFile('file', target.file);
-      // The first request starts the server and waits for its index; later ones are what an agent sees.
+      // The server starts on the first request; ask for a name the tree has until its index answers (at most 120 s).
       const warmStart = performance.now();
-      await pool.request(file, WorkspaceSymbolRequest.type, { query: 'Subject' }, { timeoutMs: 180_000 });
+      for (;;) {
+        const answer = (await pool.request(file, WorkspaceSymbolRequest.type, { query: target.known }, { timeoutMs: 180_000 })) as unknown[] | null;
+        if ((answer?.length ?? 0) > 0 || performance.now() - warmStart > 120_000) break;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+      const warmMs = performance.now() - warmStart;
       const times: number[] = [];
       let results = 0;
       for (let round = 0; round < 3; round++) {
@@ -215,7 +220,7 @@ async function languageServers(indexes: Map<string, SymbolIndex>): Promise<void>
           results += answer?.length ?? 0;
         }
       }
-      row('lsp', `${target.name} workspace/symbol p50 / p99`, `${ms(percentile(times, 50))} / ${ms(percentile(times, 99))}`, `first request ${ms(performance.now() - warmStart - times.reduce((a, b) => a + b, 0))}, ${count(results)} results in all`);
+      row('lsp', `${target.name} workspace/symbol p50 / p99`, `${ms(percentile(times, 50))} / ${ms(percentile(times, 99))}`, `until '${target.known}' found: ${ms(warmMs)}; ${count(results)} results in all`);
       const index = indexes.get(target.root);
       if (index) {
         const own = await storeQueryTimes(index, QUERIES);
