@@ -192,7 +192,7 @@ async function millionIndex(): Promise<void> {
 async function languageServers(indexes: Map<string, SymbolIndex>): Promise<void> {
   console.error('\n4. Language servers\' workspace/symbol on the same trees and queries');
   const targets = [
-    { name: 'tsc --lsp (rxjs src)', root: path.join(REPO, 'node_modules/rxjs/src'), file: 'internal/Subject.ts', known: 'BehaviorSubject' },
+    { name: 'tsc --lsp (rxjs src)', root: path.join(REPO, 'node_modules/rxjs/src'), file: 'internal/BehaviorSubject.ts', known: 'BehaviorSubject' },
     { name: 'pyright (flask)', root: '/usr/lib/python3/dist-packages/flask', file: 'app.py', known: 'Flask' },
     { name: 'clangd (googletest)', root: '/usr/src/googletest', file: 'googletest/src/gtest.cc', known: 'TestPartResult' },
   ];
