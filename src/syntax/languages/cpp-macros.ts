@@ -103,14 +103,22 @@ export function blankCppMacros(source: string): string {
 
   cuts.push(...unbalancedBranches(source));
   if (!cuts.length) return source;
-  const chars = source.split('');
+  return blankRanges(source, cuts);
+}
+
+/** Replaces every character of the ranges but line breaks with a space (ranges may overlap). */
+function blankRanges(source: string, cuts: Array<[number, number]>): string {
+  cuts.sort((a, b) => a[0] - b[0]);
+  const parts: string[] = [];
+  let at = 0;
   for (const [from, to] of cuts) {
-    for (let i = from; i < to; i++) {
-      const c = chars[i];
-      if (c !== '\n' && c !== '\r') chars[i] = ' ';
-    }
+    const start = Math.max(from, at);
+    if (to <= start) continue;
+    parts.push(source.slice(at, start), source.slice(start, to).replace(/[^\r\n]/g, ' '));
+    at = to;
   }
-  return chars.join('');
+  parts.push(source.slice(at));
+  return parts.join('');
 }
 
 /** Index of the `)` closing the `(` at `open`, skipping strings and chars; -1 when none is near. */
