@@ -59,7 +59,7 @@ export function extractFromTree(tree: Tree, spec: LanguageSpec, language: Langua
       }
       return;
     }
-    const hidden = spec.hidden?.(node, scope);
+    const hidden = spec.hidden?.(node, scope, ctx);
     if (hidden) {
       for (const inner of hidden) walk(inner, scope, depth + 1);
       return;

@@ -62,15 +62,33 @@ export function dedent(text: string): string {
   return [lines[0], ...lines.slice(1).map((line) => line.slice(indent))].join('\n');
 }
 
+/** What to look for inside a body: node types, the types that end the search, and words one of which must occur. */
+export interface NestedSearch {
+  types: string[];
+  scopes: ReadonlySet<string>;
+  /** A body without any of these words holds none of the types: skip the tree search. */
+  words: string[];
+  keep?: (node: Node) => boolean;
+}
+
 /**
- * Declarations of `types` inside a function body that no other function or type in between
- * encloses (local classes, nested functions): found by the grammar's own search, not a JS walk.
+ * Declarations inside a body (local classes, nested functions) that no other function or type in
+ * between encloses: found by the grammar's own search, not a JS walk.
  */
-export function nestedDeclarations(body: Node | null, types: string[], scopes: ReadonlySet<string>, keep?: (node: Node) => boolean): Node[] {
-  if (!body) return [];
-  return body.descendantsOfType(types).filter((node) => {
+export function nestedDeclarations(ctx: ExtractContext, body: Node | null, search: NestedSearch): Node[] {
+  if (!body || !containsWord(ctx.source, body.startIndex, body.endIndex, search.words)) return [];
+  const { scopes, keep } = search;
+  return body.descendantsOfType(search.types).filter((node) => {
     if (keep && !keep(node)) return false;
     for (let up = node.parent; up && up.id !== body.id; up = up.parent) if (scopes.has(up.type) && (!keep || keep(up))) return false;
     return true;
   });
+}
+
+function containsWord(source: string, from: number, to: number, words: string[]): boolean {
+  for (const word of words) {
+    const at = source.indexOf(word, from);
+    if (at >= 0 && at < to) return true;
+  }
+  return false;
 }

@@ -11,7 +11,7 @@ const STANDALONE = /^[ \t]*_?[A-Z][A-Z0-9_]+[ \t]*\(/gm;
  * A lone upper-case macro word (with an underscore, as macros have and type names rarely do) on its
  * own line: QT_BEGIN_NAMESPACE, PRAGMA_DISABLE_DEPRECATION_WARNINGS, _GLIBCXX20_CONSTEXPR.
  */
-const LONE_WORD = /^[ \t]*(_?[A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]*(?:\/\/.*)?\r?$/gm;
+const LONE_WORD = /^[ \t]*(_?[A-Z][A-Z0-9_]*)[ \t]*(?:\/\/.*)?\r?$/gm;
 /** An upper-case macro word after a parameter list (`) const _GLIBCXX_NOEXCEPT;`). */
 const TRAILING_WORD = /\)[ \t]*(?:const[ \t]*)?(?:&&?[ \t]*)?(_?[A-Z][A-Z0-9]*_[A-Z0-9_]*)(?=[ \t]*(?:[;{:=]|override\b|final\b|\r?$))/gm;
 /** A visibility macro after a namespace name (`namespace std _GLIBCXX_VISIBILITY(default)`). */
@@ -30,12 +30,19 @@ const DECORATION_WORD = /\b(?:FORCEINLINE|FORCENOINLINE|FORCEINLINE_DEBUGGABLE|U
 const TRAILING = /\)[ \t]*(?:const[ \t]*)?(?:noexcept[ \t]*)?([A-Z][A-Z0-9_]+[ \t]*\()/g;
 
 const MAX_ARGUMENTS = 4000;
+/** Cheap substring checks that let a file without these words skip a regex pass. */
+const UNREAL_WORDS = ['UCLASS', 'USTRUCT', 'UENUM', 'UINTERFACE', 'UFUNCTION', 'UPROPERTY', 'UDELEGATE', 'UMETA', 'UPARAM', 'GENERATED_', 'UE_DEPRECATED'];
+const DECORATION_WORDS = ['FORCEINLINE', 'FORCENOINLINE', 'UE_NODISCARD', 'RESTRICT', 'CONSTEXPR', 'UE_CONSTEVAL'];
+
+function hasAny(source: string, words: string[]): boolean {
+  return words.some((word) => source.includes(word));
+}
 
 export function blankCppMacros(source: string): string {
   if (!/[A-Z]{2}/.test(source)) return source;
   const cuts: Array<[number, number]> = [];
 
-  for (const match of source.matchAll(ANNOTATION)) {
+  for (const match of hasAny(source, UNREAL_WORDS) ? source.matchAll(ANNOTATION) : []) {
     const open = match.index + match[0].length - 1;
     const close = matchingParen(source, open);
     if (close > 0) cuts.push([match.index, close + 1]);
@@ -66,6 +73,7 @@ export function blankCppMacros(source: string): string {
   }
 
   for (const match of source.matchAll(LONE_WORD)) {
+    if (!match[1].includes('_', 1)) continue;
     // After `;`, `{`, `}`, a template head or a directive it annotates what follows; after `,` it is the last enumerator.
     if (continuesMacro(source, match.index) || !(endsStatement(source, match.index) || afterDeclarator(source, match.index))) continue;
     const start = match.index + match[0].indexOf(match[1]);
@@ -86,12 +94,12 @@ export function blankCppMacros(source: string): string {
     if (next === '{' || next === ';' || next === ':' || next === '=') cuts.push([start, close + 1]);
   }
 
-  for (const match of source.matchAll(DECORATION_WORD)) {
+  for (const match of hasAny(source, DECORATION_WORDS) ? source.matchAll(DECORATION_WORD) : []) {
     if (!isDirectiveLine(source, match.index)) cuts.push([match.index, match.index + match[0].length]);
   }
 
   // `virtual int F() PURE_VIRTUAL(AClass::F, return 0;);` holds a statement in its arguments.
-  for (const match of source.matchAll(/\bPURE_VIRTUAL\s*\(/g)) {
+  for (const match of source.includes('PURE_VIRTUAL') ? source.matchAll(/\bPURE_VIRTUAL\s*\(/g) : []) {
     const close = matchingParen(source, match.index + match[0].length - 1, true);
     if (close > 0) cuts.push([match.index, close + 1]);
   }
@@ -114,7 +122,8 @@ function blankRanges(source: string, cuts: Array<[number, number]>): string {
   for (const [from, to] of cuts) {
     const start = Math.max(from, at);
     if (to <= start) continue;
-    parts.push(source.slice(at, start), source.slice(start, to).replace(/[^\r\n]/g, ' '));
+    const cut = source.slice(start, to);
+    parts.push(source.slice(at, start), cut.includes('\n') || cut.includes('\r') ? cut.replace(/[^\r\n]/g, ' ') : ' '.repeat(cut.length));
     at = to;
   }
   parts.push(source.slice(at));

@@ -5,7 +5,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../../index/types.js';
-import { childOfType, compact, named, nestedDeclarations, textWithout } from './common.js';
+import { childOfType, compact, named, nestedDeclarations, textWithout, type NestedSearch } from './common.js';
 import { blankCppMacros } from './cpp-macros.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
 
@@ -105,7 +105,7 @@ function functionDefinition(node: Node, scope: Scope, ctx: ExtractContext): Draf
   const body = node.childForFieldName('body');
   draft.headEnd = body?.startIndex ?? childOfType(node, 'field_initializer_list')?.startIndex ?? node.endIndex;
   draft.definition = scope.defining;
-  draft.members = localTypes(body);
+  draft.members = localTypes(body, ctx);
   return [draft];
 }
 
@@ -202,12 +202,16 @@ function macro(node: Node, ctx: ExtractContext): Draft[] | undefined {
 }
 
 const LOCAL_TYPES = ['class_specifier', 'struct_specifier', 'union_specifier', 'enum_specifier'];
-const LOCAL_SCOPES = new Set([...LOCAL_TYPES, 'function_definition', 'lambda_expression']);
+const LOCAL_SEARCH: NestedSearch = {
+  types: LOCAL_TYPES,
+  scopes: new Set([...LOCAL_TYPES, 'function_definition', 'lambda_expression']),
+  words: ['class', 'struct', 'union', 'enum'],
+};
 
 /** Classes defined inside a function body (not inside another local class or lambda). */
-function localTypes(body: Node | null): Node[] {
+function localTypes(body: Node | null, ctx: ExtractContext): Node[] {
   if (!body || body.type !== 'compound_statement') return [];
-  return nestedDeclarations(body, LOCAL_TYPES, LOCAL_SCOPES)
+  return nestedDeclarations(ctx, body, LOCAL_SEARCH)
     .filter((node) => node.childForFieldName('body') && node.childForFieldName('name'));
 }
 

@@ -5,7 +5,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../../index/types.js';
-import { compact, named, nestedDeclarations } from './common.js';
+import { compact, named, nestedDeclarations, type NestedSearch } from './common.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
 
 const TYPES: Record<string, NormalizedKind> = {
@@ -47,7 +47,7 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
         returnType: type ? compact(ctx, type) : null,
         headEnd: body?.startIndex ?? node.endIndex,
         definition: !!body,
-        members: localClasses(body),
+        members: localClasses(body, ctx),
       }];
     }
     case 'field_declaration':
@@ -76,9 +76,15 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
 }
 
 /** Classes declared in a method body, and anonymous classes' methods under their enclosing method. */
-function localClasses(body: Node | null): Node[] {
+const LOCAL_SEARCH: NestedSearch = {
+  types: [...LOCAL, 'class_body'],
+  scopes: new Set([...LOCAL, 'class_body', 'lambda_expression']),
+  words: ['class', 'interface', 'enum', 'record', 'new'],
+};
+
+function localClasses(body: Node | null, ctx: ExtractContext): Node[] {
   if (!body) return [];
-  const found = nestedDeclarations(body, [...LOCAL, 'class_body'], new Set([...LOCAL, 'class_body', 'lambda_expression']));
+  const found = nestedDeclarations(ctx, body, LOCAL_SEARCH);
   return found.flatMap((node) => (node.type === 'class_body' ? named(node) : [node]));
 }
 

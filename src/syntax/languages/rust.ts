@@ -6,7 +6,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../../index/types.js';
-import { compact, named, nestedDeclarations } from './common.js';
+import { compact, named, nestedDeclarations, type NestedSearch } from './common.js';
 import { splitTopLevel } from './typescript.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
 
@@ -19,7 +19,7 @@ const TYPES: Record<string, NormalizedKind> = {
 const METHOD_PARENTS = new Set<NormalizedKind>(['struct', 'enum', 'interface', 'class']);
 /** Items declared inside a function body, found by the grammar's own search. */
 const NESTED = ['function_item', 'struct_item', 'enum_item', 'union_item', 'trait_item', 'impl_item', 'mod_item'];
-const NESTED_SCOPES = new Set(NESTED);
+const NESTED_SEARCH: NestedSearch = { types: NESTED, scopes: new Set(NESTED), words: ['fn ', 'struct', 'enum', 'union', 'trait', 'impl', 'mod '] };
 
 function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
   const typeKind = TYPES[node.type];
@@ -59,7 +59,7 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
         returnType: returnNode ? compact(ctx, returnNode) : null,
         headEnd: body?.startIndex ?? node.endIndex,
         definition: !!body && scope.defining,
-        members: nestedDeclarations(body, NESTED, NESTED_SCOPES),
+        members: nestedDeclarations(ctx, body, NESTED_SEARCH),
       }];
     }
     case 'field_declaration': {

@@ -77,7 +77,7 @@ export interface LanguageSpec {
   /** Nodes that declare nothing themselves but may hold declarations. */
   descend: ReadonlySet<string>;
   /** Declarations hidden inside a non-declaration (classes in a top-level callback), walked in the same scope. */
-  hidden?: (node: Node, scope: Scope) => Node[] | undefined;
+  hidden?: (node: Node, scope: Scope, ctx: ExtractContext) => Node[] | undefined;
   /** Nodes whose range and doc belong to the declaration inside them. */
   wrappers: ReadonlySet<string>;
   /** Called for a wrapper before its children are walked (e.g. `declare` turns definitions off). */

@@ -5,16 +5,20 @@
 import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../../index/types.js';
-import { childOfType, compact, looksConstant, named, nestedDeclarations, stripAnnotation } from './common.js';
+import { childOfType, compact, looksConstant, named, nestedDeclarations, stripAnnotation, type NestedSearch } from './common.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
 
 const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
 const CLASS_VALUES = new Set(['class', 'class_expression']);
 /** Found inside function bodies (nested functions, local classes), as ctags does. */
 const NESTED = ['function_declaration', 'generator_function_declaration', 'class_declaration', 'abstract_class_declaration', 'interface_declaration', 'enum_declaration', 'function_expression'];
-const NESTED_SCOPES = new Set([...NESTED, 'method_definition', 'class_body']);
 /** A function expression counts (as declaration and as scope) only when it has a name (`return function build() {}`). */
-const namedExpression = (node: Node): boolean => node.type !== 'function_expression' || !!node.childForFieldName('name');
+const NESTED_SEARCH: NestedSearch = {
+  types: NESTED,
+  scopes: new Set([...NESTED, 'method_definition', 'class_body']),
+  words: ['function', 'class', 'interface', 'enum'],
+  keep: (node) => node.type !== 'function_expression' || !!node.childForFieldName('name'),
+};
 
 function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
   switch (node.type) {
@@ -155,7 +159,7 @@ function functionLike(node: Node, fn: Node, nameNode: Node | null, name: string,
     parameters: parameters(fn.childForFieldName('parameters') ?? fn.childForFieldName('parameter'), ctx),
     returnType: returnNode ? stripAnnotation(ctx.text(returnNode)) : null,
     headEnd: fn.childForFieldName('body')?.startIndex ?? node.endIndex,
-    members: nestedDeclarations(fn.childForFieldName('body'), NESTED, NESTED_SCOPES, namedExpression),
+    members: nestedDeclarations(ctx, fn.childForFieldName('body'), NESTED_SEARCH),
   };
 }
 
@@ -187,7 +191,7 @@ function variables(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | und
       returnType: type ? stripAnnotation(ctx.text(type)) : null,
       headEnd: shortValueEnd(value, node, ctx),
       definition: scope.defining,
-      members: valueMembers(value),
+      members: valueMembers(value, ctx),
     });
   }
   return drafts.length ? drafts : undefined;
@@ -196,12 +200,12 @@ function variables(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | und
 const VALUE_WRAPPERS = new Set(['as_expression', 'satisfies_expression', 'parenthesized_expression', 'non_null_expression']);
 
 /** An object literal's methods become the variable's members; elsewhere, functions declared inside the value. */
-function valueMembers(value: Node | null): Node[] {
+function valueMembers(value: Node | null, ctx: ExtractContext): Node[] {
   let inner = value;
   while (inner && VALUE_WRAPPERS.has(inner.type)) inner = inner.firstNamedChild;
   if (!inner) return [];
   if (inner.type === 'object') return named(inner).filter((member) => member.type === 'method_definition' || member.type === 'pair');
-  return nestedDeclarations(inner, NESTED, NESTED_SCOPES, namedExpression);
+  return nestedDeclarations(ctx, inner, NESTED_SEARCH);
 }
 
 /** `key: function () {}` / `key: () => {}` in an object literal. */
@@ -213,7 +217,7 @@ function pairFunction(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | 
   if (FUNCTION_VALUES.has(value.type)) return [functionLike(node, value, key, ctx.text(key).replace(/^['"]|['"]$/g, ''), scope.parentKind ? 'method' : 'function', ctx)];
   if (value.type === 'object') {
     // A nested object of methods (`handlers: { onX() {} }`) keeps its methods under its key.
-    const members = valueMembers(value);
+    const members = valueMembers(value, ctx);
     return members.length ? [{ name: ctx.text(key).replace(/^['"]|['"]$/g, ''), kind: 'property', node, nameNode: key, members, headEnd: value.startIndex }] : undefined;
   }
   return undefined;
@@ -315,11 +319,11 @@ export const typescript: LanguageSpec = {
   declare,
   descend: new Set(['program', 'expression_statement', 'statement_block']),
   // Test files declare classes and functions inside `describe(..., () => {...})` callbacks.
-  hidden: (node) => {
+  hidden: (node, _scope, ctx) => {
     if (node.type !== 'expression_statement') return undefined;
     const first = node.firstNamedChild;
-    if (first?.type === 'assignment_expression') return valueMembers(first.childForFieldName('right'));
-    return first?.type === 'call_expression' ? nestedDeclarations(node, NESTED, NESTED_SCOPES, namedExpression) : undefined;
+    if (first?.type === 'assignment_expression') return valueMembers(first.childForFieldName('right'), ctx);
+    return first?.type === 'call_expression' ? nestedDeclarations(ctx, node, NESTED_SEARCH) : undefined;
   },
   wrappers: new Set(['export_statement', 'ambient_declaration']),
   wrapperScope: (node, scope) => (node.type === 'ambient_declaration' ? { ...scope, defining: false } : scope),
