@@ -86,9 +86,7 @@ export function nestedDeclarations(ctx: ExtractContext, body: Node | null, searc
 }
 
 function containsWord(source: string, from: number, to: number, words: string[]): boolean {
-  for (const word of words) {
-    const at = source.indexOf(word, from);
-    if (at >= 0 && at < to) return true;
-  }
-  return false;
+  // Search the body only: `indexOf(word, from)` would run on to the end of the file for each body.
+  const body = source.slice(from, to);
+  return words.some((word) => body.includes(word));
 }
