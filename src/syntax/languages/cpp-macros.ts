@@ -26,6 +26,9 @@ const EXPORT_WORD = /\b[A-Z][A-Z0-9_]*_(?:API|EXPORT|EXPORTS|DLL|DLLEXPORT)_?\b/
 /** Unreal's inlining and attribute words, written where a type or specifier goes. */
 const DECORATION_WORD = /\b(?:FORCEINLINE|FORCENOINLINE|FORCEINLINE_DEBUGGABLE|UE_NODISCARD|UE_NODISCARD_CTOR|RESTRICT|CONSTEXPR|UE_CONSTEVAL)\b/g;
 
+/** An attribute macro ending a line whose next line starts with the function name (`static void PRINTF_STYLE(1,2)` / `die(...)`). */
+const LINE_END_CALL = /\b_?[A-Z][A-Z0-9_]*[ \t]*\((?=[^\n]*\)[ \t]*\r?\n[ \t]*[A-Za-z_]\w*[ \t]*\()/g;
+
 /** An annotation macro after a parameter list (`~X() GTEST_LOCK_EXCLUDED_(mu) {`). */
 const TRAILING = /\)[ \t]*(?:const[ \t]*)?(?:noexcept[ \t]*)?([A-Z][A-Z0-9_]+[ \t]*\()/g;
 
@@ -84,6 +87,15 @@ export function blankCppMacros(source: string): string {
     if (isDirectiveLine(source, match.index)) continue;
     const start = match.index + match[0].length - match[1].length;
     cuts.push([start, start + match[1].length]);
+  }
+
+  for (const match of source.matchAll(LINE_END_CALL)) {
+    const close = matchingParen(source, match.index + match[0].length - 1);
+    if (close < 0 || restOfLine(source, close + 1).trim() || isDirectiveLine(source, match.index)) continue;
+    // Only as part of a declaration head: something other than the macro stands before it on its line.
+    const lineStart = source.lastIndexOf('\n', match.index) + 1;
+    if (!source.slice(lineStart, match.index).trim()) continue;
+    cuts.push([match.index, close + 1]);
   }
 
   for (const match of source.matchAll(TRAILING)) {

@@ -98,7 +98,7 @@ function typeSpecifier(node: Node, ctx: ExtractContext, standalone: boolean): Dr
 
 function functionDefinition(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
   const declarator = node.childForFieldName('declarator');
-  const fn = functionDeclarator(declarator);
+  const fn = functionDeclarator(declarator) ?? returnsFunctionPointer(declarator);
   if (!fn) return undefined;
   const draft = functionDraft(node, fn, declarator, scope, ctx);
   if (!draft) return undefined;
@@ -234,6 +234,13 @@ function functionDeclarator(declarator: Node | null): Node | null {
     node = node.childForFieldName('declarator') ?? named(node).find((child) => child.type.endsWith('declarator')) ?? null;
   }
   return null;
+}
+
+/** `void (*(f(void)))(int) {}`: a definition returning a function pointer; its own declarator is the innermost one naming it. */
+function returnsFunctionPointer(declarator: Node | null): Node | null {
+  if (!declarator) return null;
+  const candidates = declarator.descendantsOfType('function_declarator');
+  return candidates.find((candidate) => /identifier$/.test(candidate.childForFieldName('declarator')?.type ?? '')) ?? null;
 }
 
 /** The identifier a (possibly pointer/array/init) declarator declares. */
