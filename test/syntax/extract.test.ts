@@ -120,6 +120,8 @@ t.test('C: prototypes, forward structs, typedefs', async (t) => {
   t.match(only(symbols, 'named_t', 'struct'), { definition: true });
   t.match(only(symbols, 'named_t::name'), { kind: 'field', returnType: 'const char *' });
   t.match(only(symbols, 'counter'), { kind: 'variable', returnType: 'int' });
+  t.match(only(symbols, 'die'), { kind: 'function', definition: true, parameters: [{ name: 'format', type: 'const char *' }, { name: '...' }] }, 'attribute macros before the name');
+  t.match(only(symbols, 'handler_for'), { kind: 'function', definition: true }, 'a function returning a function pointer');
   t.match(only(symbols, 'describe'), { returnType: 'const char*', parameters: [{ name: 'p', type: 'const struct point *' }, { name: '...' }] });
 });
 
