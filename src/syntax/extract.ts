@@ -33,14 +33,16 @@ export function extractFromTree(tree: Tree, spec: LanguageSpec, language: Langua
 
   const walk = (node: Node, scope: Scope, depth: number): void => {
     if (depth > MAX_DEPTH) return;
-    const type = node.type;
-    let drafts: Draft[] | undefined;
     try {
-      drafts = spec.declare(node, scope, ctx);
+      visit(node, scope, depth);
     } catch {
-      // A shape the rules did not foresee: keep going with the rest of the file.
-      drafts = undefined;
+      // A shape the rules did not foresee: skip this node and keep going with the rest of the file.
     }
+  };
+
+  const visit = (node: Node, scope: Scope, depth: number): void => {
+    const type = node.type;
+    const drafts = spec.declare(node, scope, ctx);
     if (drafts) {
       for (const draft of drafts) {
         const symbol = toSymbol(draft, node, scope, spec, language, ctx);
