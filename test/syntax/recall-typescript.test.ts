@@ -1,6 +1,6 @@
 /**
- * TypeScript recall against universal-ctags on the sources npm's rxjs@7 and zod@3 ship.
- * Needs (apt): universal-ctags; (npm, devDependencies): rxjs@7 zod@3
+ * TypeScript recall against universal-ctags on the sources npm's rxjs@7 and zod@3 ship, and on @types/node.
+ * Needs (apt): universal-ctags; (npm, devDependencies): rxjs@7 zod@3 @types/node
  */
 import t from 'tap';
 import { createRequire } from 'node:module';
@@ -9,22 +9,29 @@ import { describeMisses, hasCtags, listFiles, recallOf, summary } from './recall
 
 const require = createRequire(import.meta.url);
 
-function packageSource(name: string): string | undefined {
+function packageDir(name: string, sub: string): string | undefined {
   try {
-    return join(dirname(require.resolve(`${name}/package.json`)), 'src');
+    return join(dirname(require.resolve(`${name}/package.json`)), sub);
   } catch {
     return undefined;
   }
 }
 
-for (const name of ['rxjs', 'zod']) {
-  const root = packageSource(name);
+/** rxjs and zod sources, and @types/node's declaration files (ambient modules, overloads, namespaces). */
+const CORPORA: Array<[string, string, (file: string) => boolean]> = [
+  ['rxjs', 'src', (file) => !file.endsWith('.d.ts')],
+  ['zod', 'src', (file) => !file.endsWith('.d.ts')],
+  ['@types/node', '', (file) => file.endsWith('.d.ts')],
+];
+
+for (const [name, sub, wanted] of CORPORA) {
+  const root = packageDir(name, sub);
   const missing = !hasCtags() ? 'needs universal-ctags (apt-get install -y universal-ctags)'
     : !root ? `needs ${name} (npm install --save-dev ${name})` : false;
-  t.test(`finds at least 99% of the classes, interfaces, enums, functions and methods ctags finds in ${name}/src`, { skip: missing }, async (t) => {
+  t.test(`finds at least 99% of the classes, interfaces, enums, functions and methods ctags finds in ${name}/${sub}`, { skip: missing }, async (t) => {
     const result = await recallOf({
       root: root!,
-      files: listFiles(root!, ['.ts'], /\.d\.ts$/),
+      files: listFiles(root!, ['.ts']).filter(wanted),
       ctagsArgs: ['--languages=TypeScript'],
       kinds: ['class', 'interface', 'enum', 'function', 'generator', 'method'],
     });
