@@ -88,6 +88,7 @@ function toSymbol(draft: Draft, declared: Node, scope: Scope, spec: LanguageSpec
     : draft.qualifiers?.length ? draft.qualifiers[draft.qualifiers.length - 1] : scope.containingType;
   const outer = scope.outer;
   const startNode = outer && outer.startIndex < draft.node.startIndex ? outer : draft.node;
+  const rangeStart = spec.leadingTypes ? leadingStart(outer ?? declared, startNode, spec.leadingTypes) : startNode;
   const endNode = outer && outer.endIndex > draft.node.endIndex ? outer : draft.node;
   const nameNode = draft.nameNode ?? draft.node;
   const headEnd = draft.headEnd ?? draft.body?.startIndex ?? draft.node.endIndex;
@@ -97,7 +98,7 @@ function toSymbol(draft: Draft, declared: Node, scope: Scope, spec: LanguageSpec
     containers,
     qualifiedName: [...containers, draft.name].join(spec.separator),
     containingType,
-    range: { start: point(startNode.startPosition), end: point(endNode.endPosition) },
+    range: { start: point(rangeStart.startPosition), end: point(endNode.endPosition) },
     selectionRange: { start: point(nameNode.startPosition), end: point(nameNode.endPosition) },
     signature: (draft.signaturePrefix ?? '') + oneLine(ctx.source.slice(startNode.startIndex, Math.max(headEnd, startNode.startIndex))),
     parameters: draft.parameters ?? [],
@@ -108,6 +109,13 @@ function toSymbol(draft: Draft, declared: Node, scope: Scope, spec: LanguageSpec
     bases: draft.bases ?? [],
     language,
   };
+}
+
+/** The first of the decorator-like siblings right before `anchor`, else `fallback`. */
+function leadingStart(anchor: Node, fallback: Node, types: ReadonlySet<string>): Node {
+  let first = fallback;
+  for (let prev = anchor.previousSibling; prev && types.has(prev.type); prev = prev.previousSibling) first = prev;
+  return first.startIndex < fallback.startIndex ? first : fallback;
 }
 
 /** Docs read the same from CRLF files. */

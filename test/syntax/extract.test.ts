@@ -153,6 +153,9 @@ t.test('TypeScript overloads and declare are declarations; members and bases as 
   t.match(only(symbols, 'Outer.Inner'), { kind: 'namespace' });
   t.match(only(symbols, 'Outer.Inner.deep'), { kind: 'function', containers: ['Outer', 'Inner'] });
   t.match(only(symbols, 'some-module.fromModule'), { definition: false });
+  const onClick = only(symbols, 'Component.onClick');
+  t.equal(onClick.range.start.line, onClick.selectionRange.start.line - 1, 'a member decorator is in the range');
+  t.match(only(symbols, 'Component.name'), { kind: 'property', doc: 'The name.' }, 'the doc above the decorator');
 });
 
 t.test('TSX: components as functions and classes', async (t) => {
@@ -242,6 +245,7 @@ t.test('C#: namespaces, members, file-scoped namespaces', async (t) => {
 t.test('Rust: impl blocks give methods their type; traits have bounds as bases', async (t) => {
   const symbols = await extractFixture('shapes.rs');
   t.match(only(symbols, 'Point'), { kind: 'struct', doc: 'A point in space.' });
+  t.equal(only(symbols, 'Point').range.start.line, 4, '#[derive(...)] is in the range');
   t.match(only(symbols, 'Point::new'), { kind: 'method', containingType: 'Point', doc: 'Makes a point.', returnType: 'Self' });
   t.match(only(symbols, 'Wrapper::area'), { kind: 'method', containingType: 'Wrapper' });
   t.match(only(symbols, 'Area'), { kind: 'interface', bases: ['Debug', 'Clone'] });

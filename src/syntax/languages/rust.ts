@@ -114,6 +114,7 @@ export const rust: LanguageSpec = {
   // Outer doc comments only: `//!` documents the enclosing module, not the next item.
   isDocComment: (text) => /^(\/\/\/(?!\/)|\/\*\*)/.test(text),
   docSkipTypes: new Set(['attribute_item']),
+  leadingTypes: new Set(['attribute_item']),
   declare,
   descend: new Set(['source_file', 'declaration_list']),
   wrappers: new Set(['foreign_mod_item']),

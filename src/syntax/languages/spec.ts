@@ -68,6 +68,8 @@ export interface LanguageSpec {
   commentTypes: ReadonlySet<string>;
   /** Whether a comment's text counts as documentation (default: any comment). */
   isDocComment?: (text: string) => boolean;
+  /** Sibling nodes before a declaration that belong to its range (TypeScript member decorators, Rust attributes). */
+  leadingTypes?: ReadonlySet<string>;
   /** Node types skipped when looking for the doc above a declaration (attributes, annotations). */
   docSkipTypes?: ReadonlySet<string>;
   /** Rewrites the source before parsing, keeping every offset (blanking macros). */

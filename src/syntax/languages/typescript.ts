@@ -316,6 +316,7 @@ export const typescript: LanguageSpec = {
   commentTypes: new Set(['comment']),
   isDocComment: (text) => text.startsWith('/**'),
   docSkipTypes: new Set(['decorator']),
+  leadingTypes: new Set(['decorator']),
   declare,
   descend: new Set(['program', 'expression_statement', 'statement_block']),
   // Test files declare classes and functions inside `describe(..., () => {...})` callbacks.
