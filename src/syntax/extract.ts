@@ -83,8 +83,9 @@ export function extractFromTree(tree: Tree, spec: LanguageSpec, language: Langua
 const TYPE_KINDS = new Set(['class', 'struct', 'interface', 'enum']);
 
 function toSymbol(draft: Draft, declared: Node, scope: Scope, spec: LanguageSpec, language: LanguageId, ctx: ExtractContext): ExtractedSymbol {
-  const containers = draft.qualifiers?.length ? [...scope.containers, ...draft.qualifiers] : scope.containers;
-  const containingType = draft.containingType !== undefined ? draft.containingType
+  const base = draft.global ? [] : scope.containers;
+  const containers = draft.qualifiers?.length ? [...base, ...draft.qualifiers] : base;
+  const containingType = draft.global ? null : draft.containingType !== undefined ? draft.containingType
     : draft.qualifiers?.length ? draft.qualifiers[draft.qualifiers.length - 1] : scope.containingType;
   const outer = scope.outer;
   const startNode = outer && outer.startIndex < draft.node.startIndex ? outer : draft.node;
@@ -129,8 +130,11 @@ function point(p: { row: number; column: number }): Range['start'] {
 
 /** Collapses whitespace and drops what ends a head (`{`, `;`, `:`, `=>`), capped to one readable line. */
 export function oneLine(text: string): string {
-  // Preprocessor lines and whole-line comments inside a head are not part of it.
-  const code = text.includes('#') ? text.replace(/^[ \t]*#.*$/gm, '') : text;
+  // Preprocessor lines and whole-line comments inside a head (after its first line) are not part of it.
+  const firstBreak = text.indexOf('\n');
+  const code = firstBreak >= 0 && text.includes('#', firstBreak)
+    ? text.slice(0, firstBreak) + text.slice(firstBreak).replace(/^[ \t]*#.*$/gm, '')
+    : text;
   let line = code.replace(/\s+/g, ' ').trim();
   line = line.replace(/\s*(\{|;|:|=>|=)\s*$/, '');
   if (line.length > MAX_SIGNATURE) line = `${line.slice(0, MAX_SIGNATURE - 1)}…`;

@@ -103,7 +103,8 @@ function functionDefinition(node: Node, scope: Scope, ctx: ExtractContext): Draf
   const draft = functionDraft(node, fn, declarator, scope, ctx);
   if (!draft) return undefined;
   const body = node.childForFieldName('body');
-  draft.headEnd = body?.startIndex ?? childOfType(node, 'field_initializer_list')?.startIndex ?? node.endIndex;
+  // A constructor's head stops before its member initializers.
+  draft.headEnd = childOfType(node, 'field_initializer_list')?.startIndex ?? body?.startIndex ?? node.endIndex;
   draft.definition = scope.defining;
   draft.members = localTypes(body, ctx);
   return [draft];
@@ -196,6 +197,7 @@ function macro(node: Node, ctx: ExtractContext): Draft[] | undefined {
     kind: 'macro',
     node,
     nameNode,
+    global: true,
     parameters,
     headEnd: params ? params.endIndex : value ? value.startIndex : nameNode.endIndex,
   }];

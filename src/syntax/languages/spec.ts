@@ -26,6 +26,8 @@ export interface Draft {
   forwardDeclaration?: boolean;
   /** Containers written into the name itself (`A::B::f` → ['A', 'B']). */
   qualifiers?: string[];
+  /** Belongs to no container whatever encloses it in the text (a #define inside a namespace). */
+  global?: boolean;
   /** Overrides the containing type (default: the last qualifier, else the enclosing type). */
   containingType?: string | null;
   /** A doc the language keeps elsewhere than a comment above (Python docstrings). */
