@@ -1,5 +1,16 @@
 /**
  * The syntax layer: tree-sitter symbol extraction for the index. Knows nothing semantic.
+ *
+ * Conventions every language module keeps (tests in test/syntax/ pin them):
+ * - `containers` are the enclosing namespaces/types/functions as written in this file; a C++
+ *   out-of-line `void ns::A::f()` adds its qualifiers, and `A` becomes the containing type unless
+ *   every qualifier is a namespace declared in the file. Python/Go/TS know no module path here.
+ * - `definition` is false for anything without a body: prototypes, methods declared in a class,
+ *   pure virtuals, abstract/interface/trait methods, TypeScript overload signatures and `declare`,
+ *   Python `...` stubs and `@overload`s, extern blocks. `forwardDeclaration` is `class X;`-style only.
+ * - `range` includes template heads, decorators, attributes and export/declare wrappers;
+ *   `selectionRange` is the name. Columns are UTF-16 code units; a leading BOM is not counted.
+ * - Locals are not symbols; local classes, nested functions and lambdas bound to names are.
  */
 import { extname } from 'node:path';
 import type { ExtractedSymbol, LanguageId } from '../index/types.js';
