@@ -238,6 +238,7 @@ t.test('C#: namespaces, members, file-scoped namespaces', async (t) => {
   t.match(only(symbols, 'Geometry.Shapes.Shape.MaxSides'), { kind: 'constant' });
   t.match(only(symbols, 'Geometry.Shapes.Shape.Name'), { kind: 'property' });
   t.match(only(symbols, 'Geometry.Shapes.Color.Blue'), { kind: 'enum_member' });
+  t.match(only(symbols, 'Runner.Run.Twice'), { kind: 'function' }, 'a local function');
   const scoped = await extractFixture('FileScoped.cs');
   t.match(only(scoped, 'Company.Product.Service.Run'), { kind: 'method', containingType: 'Service' });
 });

@@ -5,7 +5,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../../index/types.js';
-import { childOfType, compact, named } from './common.js';
+import { childOfType, compact, named, nestedDeclarations, type NestedSearch } from './common.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
 
 const TYPES: Record<string, NormalizedKind> = {
@@ -24,6 +24,9 @@ const METHODS: Record<string, NormalizedKind> = {
   conversion_operator_declaration: 'method',
   local_function_statement: 'function',
 };
+
+/** Local functions inside a method body. */
+const LOCAL_FUNCTIONS: NestedSearch = { types: ['local_function_statement'], scopes: new Set(['local_function_statement']), words: ['('] };
 
 function declare(node: Node, _scope: Scope, ctx: ExtractContext): Draft[] | undefined {
   const typeKind = TYPES[node.type];
@@ -53,6 +56,7 @@ function declare(node: Node, _scope: Scope, ctx: ExtractContext): Draft[] | unde
       returnType: returns ? compact(ctx, returns) : null,
       headEnd: body?.startIndex ?? node.endIndex,
       definition: !!body,
+      members: nestedDeclarations(ctx, body, LOCAL_FUNCTIONS),
     }];
   }
   switch (node.type) {
