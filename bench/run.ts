@@ -6,7 +6,7 @@
  *   3. /symbols over HTTP on it: p50/p99 latency and server time, req/s under load (autocannon);
  *   4. the language servers' own workspace/symbol latency for the same queries;
  *   5. the service's memory.
- * Flags: --skip-million, --skip-lsp, --fresh (rebuild the million-symbol index from scratch).
+ * Flags: --skip-cold, --skip-million, --skip-lsp, --fresh (rebuild the million-symbol index from scratch).
  * The million-symbol index is kept in $PLUMB_BENCH_CACHE (default <tmp>/plumb-bench) between runs.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -251,8 +251,8 @@ function printTable(): void {
   for (const r of rows) console.log(line(r));
 }
 
-const indexes = await coldVersusCtags();
-await editToSearch();
+const indexes = args.has('--skip-cold') ? new Map<string, SymbolIndex>() : await coldVersusCtags();
+if (!args.has('--skip-cold')) await editToSearch();
 if (!args.has('--skip-million')) await millionIndex();
 if (!args.has('--skip-lsp')) await languageServers(indexes);
 for (const index of indexes.values()) await index.close();

@@ -55,11 +55,12 @@ export function humpSegments(name: string): string[] {
 }
 
 /**
- * The humps a CamelCase query stands for: an all-capital or all-lower-case abbreviation is one
- * initial per letter (`FPC`, `fpc`); otherwise its own humps (`ParseInt` → `parse int`).
+ * The humps a CamelCase query stands for: an all-capital abbreviation, or an all-lower-case one
+ * of up to four letters, is one initial per letter (`FPC`, `fpc`); otherwise its own humps
+ * (`ParseInt` → `parse int`; `printf` is one word).
  */
 export function queryHumps(query: string): string[] {
-  if (/^[A-Z0-9]+$/.test(query) || /^[a-z0-9]+$/.test(query)) return query.toLowerCase().split('');
+  if (/^[A-Z0-9]+$/.test(query) || /^[a-z0-9]{1,4}$/.test(query)) return query.toLowerCase().split('');
   return humpSegments(query);
 }
 

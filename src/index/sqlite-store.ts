@@ -43,15 +43,23 @@ CREATE TABLE symbols (
   bases TEXT NOT NULL, language TEXT NOT NULL, package_id INTEGER NOT NULL
 );
 CREATE INDEX symbols_sid ON symbols (sid);
-CREATE INDEX symbols_name_lower ON symbols (name_lower);
 CREATE INDEX symbols_file ON symbols (file_id);
 -- Distinct names (a third of the symbols or fewer): the fuzzy and substring tiers search these,
--- then reach symbols through symbols_name_lower. Never deleted: a stale name joins nothing.
+-- then reach symbols through symbols_name. Never deleted: a stale name joins nothing.
 CREATE TABLE names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, name_lower TEXT NOT NULL, first TEXT NOT NULL, humps TEXT NOT NULL);
 CREATE INDEX names_camel ON names (first, humps);
 -- Substrings of distinct names (rowid = names.id, trigrams) and words of signatures (rowid = symbols.id).
 CREATE VIRTUAL TABLE name_text USING fts5 (name, tokenize = 'trigram', content = '', contentless_delete = 1);
 CREATE VIRTUAL TABLE sig_text USING fts5 (signature, tokenize = 'unicode61', content = '', contentless_delete = 1);
+`;
+
+/**
+ * Additive changes applied to any database of this schema version on open. The name index carries
+ * what counting and ordering within a tier read, so those never touch the table rows.
+ */
+const MIGRATIONS = `
+CREATE INDEX IF NOT EXISTS symbols_name ON symbols (name_lower, name, fwd, rank, file_id, nl, nc);
+DROP INDEX IF EXISTS symbols_name_lower;
 `;
 
 const SYMBOL_COLUMNS = `s.sid, s.name, s.kind, f.path AS file, s.sl, s.sc, s.el, s.ec, s.nl, s.nc, s.nel, s.nec,
@@ -97,6 +105,7 @@ export class SqliteSymbolStore implements SymbolStore {
       db.exec(SCHEMA);
       db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('version', fingerprint());
     }
+    db.exec(MIGRATIONS);
     return new SqliteSymbolStore(db);
   }
 

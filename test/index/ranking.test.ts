@@ -18,7 +18,9 @@ t.test('fuzzy: query humps start the name\'s humps in order, the first one first
   t.equal(fuzzyPattern('Matcher'), undefined, 'one hump is a prefix query');
   t.equal(fuzzyPattern('a.b'), undefined);
   t.same(humpSegments('FMyPlayerController'), ['f', 'my', 'player', 'controller']);
-  t.same(queryHumps('fpc'), ['f', 'p', 'c'], 'an all-lower-case abbreviation is initials');
+  t.same(queryHumps('fpc'), ['f', 'p', 'c'], 'a short all-lower-case abbreviation is initials');
+  t.same(queryHumps('printf'), ['printf'], 'a longer lower-case query is a word');
+  t.equal(fuzzyPattern('printf'), undefined);
   t.ok(fuzzyMatches('FMyPlayerController', 'FPC'), 'FPC finds FMyPlayerController (skipping My)');
   t.ok(fuzzyMatches('FMyPlayerController', 'fmpc'));
   t.ok(fuzzyMatches('FMyPlayerController', 'FPlayerCont'));
