@@ -106,6 +106,8 @@ t.test('out-of-line C++ definitions belong to their class, inside their namespac
   t.match(only(symbols, 'Streamable::operator=='), { kind: 'function', containingType: null, definition: true }, 'a friend defined in the class is a free function');
   t.notOk(symbols.some((s) => s.name === 'Helper'), '`friend class X;` declares no symbol');
   t.match(only(symbols, 'Holder::operator T*'), { kind: 'method', definition: true }, 'conversion operator');
+  t.match(only(symbols, 'kMaxItems'), { kind: 'enum_member', containers: [] }, 'an anonymous enum\'s enumerators');
+  t.match(only(symbols, 'Variant::f'), { kind: 'field', containingType: 'Variant' }, 'an anonymous union\'s members');
   t.match(only(symbols, 'game::Score'), { kind: 'type_alias' });
   t.match(only(symbols, 'game::Id'), { kind: 'type_alias' });
 });

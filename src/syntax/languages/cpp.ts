@@ -372,12 +372,22 @@ const DESCEND = new Set([
   'linkage_specification', 'namespace_definition', 'export_declaration',
 ]);
 
+/** `enum { kMax = 10 };`, `union { int a; float b; };`: the members of an anonymous type belong to the enclosing scope. */
+function anonymousMembers(node: Node): Node[] | undefined {
+  const type = node.type === 'declaration' || node.type === 'field_declaration'
+    ? (node.childForFieldName('declarator') ? null : node.childForFieldName('type'))
+    : node;
+  if (!type || !TYPE_SPECIFIERS[type.type] || type.childForFieldName('name')) return undefined;
+  return type.childForFieldName('body')?.children;
+}
+
 export const cpp: LanguageSpec = {
   grammar: 'cpp',
   separator: '::',
   commentTypes: new Set(['comment']),
   prepare: blankCppMacros,
   declare,
+  hidden: anonymousMembers,
   descend: DESCEND,
   wrappers: new Set(['template_declaration']),
 };
