@@ -144,6 +144,7 @@ t.test('TypeScript overloads and declare are declarations; members and bases as 
   t.match(base, { kind: 'class', bases: ['Root<T>', 'Shape', 'Other'] });
   t.equal(base.range.start.line, 22, 'the decorator is in the range');
   t.match(only(symbols, 'Base.constructor'), { kind: 'constructor', containingType: 'Base' });
+  t.match(only(symbols, 'Base.name'), { kind: 'property', returnType: 'string' }, 'a constructor parameter property');
   t.match(only(symbols, 'Base.area'), { kind: 'method', definition: false }, 'abstract');
   t.same(symbols.filter((s) => s.qualifiedName === 'Base.format').map((s) => s.definition), [false, true]);
   t.match(only(symbols, 'Base.count'), { kind: 'property' });
@@ -227,6 +228,7 @@ t.test('Java: classes, members, nested types', async (t) => {
   t.match(only(symbols, 'Registry.Listener.changed'), { kind: 'method', containingType: 'Listener' });
   t.match(only(symbols, 'Registry.State.OPEN'), { kind: 'enum_member' });
   t.match(only(symbols, 'Registry.Entry'), { kind: 'class' });
+  t.match(only(symbols, 'Registry.Entry.key'), { kind: 'field', returnType: 'String' }, 'record components are fields');
 });
 
 t.test('C#: namespaces, members, file-scoped namespaces', async (t) => {
@@ -236,6 +238,7 @@ t.test('C#: namespaces, members, file-scoped namespaces', async (t) => {
   t.match(only(symbols, 'Geometry.Shapes.Shape.Area'), { definition: false });
   t.match(only(symbols, 'Geometry.Shapes.Circle.Area'), { definition: true });
   t.match(only(symbols, 'Geometry.Shapes.Circle'), { bases: ['Shape'] });
+  t.match(only(symbols, 'Geometry.Shapes.Circle.Radius'), { kind: 'property', returnType: 'double' }, 'positional record parameters are properties');
   t.match(only(symbols, 'Geometry.Shapes.Shape.Shape'), { kind: 'constructor' });
   t.match(only(symbols, 'Geometry.Shapes.Shape.MaxSides'), { kind: 'constant' });
   t.match(only(symbols, 'Geometry.Shapes.Shape.Name'), { kind: 'property' });

@@ -38,7 +38,9 @@ function declare(node: Node, _scope: Scope, ctx: ExtractContext): Draft[] | unde
     const bases = named(baseList).filter((base) => base.type !== 'comment' && base.type !== 'argument_list')
       .map((base) => compact(ctx, base).replace(/\s*\(.*\)$/s, ''));
     const body = node.childForFieldName('body') ?? named(node).find((child) => child.type === 'declaration_list' || child.type === 'enum_member_declaration_list') ?? null;
-    return [{ name: ctx.text(nameNode), kind: typeKind, node, nameNode, body, bases, definition: true }];
+    // A record's primary constructor parameters are its properties.
+    const positional = node.type.startsWith('record') ? named(node.childForFieldName('parameters') ?? named(node).find((child) => child.type === 'parameter_list')) : [];
+    return [{ name: ctx.text(nameNode), kind: typeKind, node, nameNode, body, bases, definition: true, members: positional }];
   }
   const methodKind = METHODS[node.type];
   if (methodKind) {
@@ -107,6 +109,13 @@ function declare(node: Node, _scope: Scope, ctx: ExtractContext): Draft[] | unde
         if (!nameNode) return [];
         return [{ name: ctx.text(nameNode), kind: constant ? 'constant' as const : 'field' as const, node, nameNode, returnType: type ? compact(ctx, type) : null }];
       });
+    }
+    case 'parameter': {
+      const nameNode = node.childForFieldName('name');
+      const type = node.childForFieldName('type');
+      return nameNode && node.parent?.parent?.type.startsWith('record')
+        ? [{ name: ctx.text(nameNode), kind: 'property', node, nameNode, returnType: type ? compact(ctx, type) : null, doc: null }]
+        : undefined;
     }
     case 'enum_member_declaration': {
       const nameNode = node.childForFieldName('name');

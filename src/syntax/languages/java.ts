@@ -28,7 +28,9 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
     const interfaces = node.childForFieldName('interfaces') ?? named(node).find((child) => child.type === 'extends_interfaces') ?? null;
     if (interfaces) bases.push(...typeList(interfaces, ctx));
     const body = node.childForFieldName('body');
-    return [{ name: ctx.text(nameNode), kind: typeKind, node, nameNode, body, bases }];
+    // A record's components are its fields.
+    const components = node.type === 'record_declaration' ? named(node.childForFieldName('parameters')) : [];
+    return [{ name: ctx.text(nameNode), kind: typeKind, node, nameNode, body, bases, members: components }];
   }
   switch (node.type) {
     case 'method_declaration':
@@ -64,6 +66,13 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
           headEnd: value && value.endIndex - value.startIndex > 80 ? value.startIndex : node.endIndex,
         }];
       });
+    }
+    case 'formal_parameter': {
+      const nameNode = node.childForFieldName('name');
+      const type = node.childForFieldName('type');
+      return nameNode && node.parent?.parent?.type === 'record_declaration'
+        ? [{ name: ctx.text(nameNode), kind: 'field', node, nameNode, returnType: type ? compact(ctx, type) : null, doc: null }]
+        : undefined;
     }
     case 'enum_constant': {
       const nameNode = node.childForFieldName('name');

@@ -72,8 +72,10 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
     }
     case 'method_definition':
     case 'method_signature':
-    case 'abstract_method_signature':
-      return [method(node, scope, ctx)];
+    case 'abstract_method_signature': {
+      const draft = method(node, scope, ctx);
+      return draft.kind === 'constructor' ? [draft, ...parameterProperties(node, ctx)] : [draft];
+    }
     case 'public_field_definition':
     case 'field_definition':
     case 'property_signature': {
@@ -134,6 +136,20 @@ function method(node: Node, scope: Scope, ctx: ExtractContext): Draft {
   const draft = functionLike(node, node, nameNode, name, kind, ctx);
   draft.definition = scope.defining && node.type === 'method_definition' && !!node.childForFieldName('body');
   return draft;
+}
+
+/** `constructor(private readonly name: string)`: a parameter with a modifier is also a property of the class. */
+function parameterProperties(constructor: Node, ctx: ExtractContext): Draft[] {
+  const drafts: Draft[] = [];
+  for (const param of named(constructor.childForFieldName('parameters'))) {
+    if (param.type !== 'required_parameter' && param.type !== 'optional_parameter') continue;
+    if (!named(param).some((child) => child.type === 'accessibility_modifier' || child.type === 'override_modifier') && !childOfType(param, 'readonly')) continue;
+    const pattern = param.childForFieldName('pattern');
+    if (!pattern || pattern.type !== 'identifier') continue;
+    const type = param.childForFieldName('type');
+    drafts.push({ name: ctx.text(pattern), kind: 'property', node: param, nameNode: pattern, returnType: type ? stripAnnotation(ctx.text(type)) : null, doc: null });
+  }
+  return drafts;
 }
 
 /** Keywords (unnamed children) before the name: `get`, `set`, `static`, `async`. */
