@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { PlumbApp } from '../../src/app.js';
 
 /** Listens on a free loopback port (once per app) and connects the SDK's own client to /mcp. */
@@ -16,7 +17,10 @@ export async function connectHttp(
   const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
   const client = new Client({ name: 'plumb-test', version: '0.0.0' });
   await client.connect(transport);
-  t.teardown(() => client.close());
+  t.teardown(async () => {
+    await client.close();
+    await indexSettled(app);
+  });
   return { client, transport, url };
 }
 
@@ -33,4 +37,12 @@ export async function call(client: Client, name: string, args: Record<string, un
 /** A tool result's structuredContent, as the test expects it to be shaped. */
 export function structured<T>(result: CallToolResult): T {
   return result.structuredContent as unknown as T;
+}
+
+/**
+ * Waits (up to a minute) for the index's first build to finish, so the app is not closed mid-build:
+ * SymbolIndex.close() during a build can wait forever for parse jobs of the closed worker pool.
+ */
+export async function indexSettled(app: PlumbApp): Promise<void> {
+  for (let i = 0; i < 600 && app.plumb.index.status().state !== 'ready'; i++) await sleep(100);
 }

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { FLASK, RXJS_SRC, getJson, startApp } from '../helpers.js';
+import { FLASK, RXJS_SRC, getJson, startApp, tempDir } from '../helpers.js';
 import { call, connectHttp, textOf } from './helpers.js';
 
 interface Node { name: string; kind: string; line: number; children: Node[]; symbolContent?: string }
@@ -96,7 +96,7 @@ t.test('bad calls are tool errors with the message the HTTP route gives', async 
 });
 
 t.test('sessions: a request without a session or with an ended one is refused; DELETE ends a session', async (t) => {
-  const app = await startApp(t, RXJS_SRC);
+  const app = await startApp(t, tempDir(t));
   const { client, transport, url } = await connectHttp(t, app);
   const sessionId = transport.sessionId!;
   t.ok(sessionId, 'initialize gave a session id');
@@ -117,7 +117,7 @@ t.test('sessions: a request without a session or with an ended one is refused; D
 });
 
 t.test('raw Streamable HTTP: POST initialize, GET the event stream, DELETE the session', async (t) => {
-  const app = await startApp(t, RXJS_SRC);
+  const app = await startApp(t, tempDir(t));
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address() as { port: number };
   const url = `http://127.0.0.1:${address.port}/mcp`;
@@ -144,7 +144,7 @@ t.test('raw Streamable HTTP: POST initialize, GET the event stream, DELETE the s
 });
 
 t.test('past mcp.maxSessions the least recently used session ends', async (t) => {
-  const app = await startApp(t, RXJS_SRC, { mcp: { maxSessions: 1 } });
+  const app = await startApp(t, tempDir(t), { mcp: { maxSessions: 1 } });
   const first = await connectHttp(t, app);
   await first.client.ping();
   const second = await connectHttp(t, app);

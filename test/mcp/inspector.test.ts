@@ -4,12 +4,14 @@ import { promisify } from 'node:util';
 import t from 'tap';
 import { TOOLS } from '../../src/mcp/tools.js';
 import { FLASK, REPO, startApp } from '../helpers.js';
+import { indexSettled } from './helpers.js';
 
 const run = promisify(execFile);
 const script = path.join(REPO, 'scripts/mcp-inspect.sh');
 
 t.test('the MCP Inspector\'s CLI mode lists and calls the tools of a running plumb (scripts/mcp-inspect.sh)', async (t) => {
   const app = await startApp(t, FLASK);
+  t.teardown(() => indexSettled(app));
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   const url = `${address}/mcp`;
 
