@@ -20,7 +20,10 @@ const ROOT = goRoot();
 const DIRS = ['src/runtime/cgo', 'misc/cgo'];
 const missing = !hasCtags() ? 'needs universal-ctags (apt-get install -y universal-ctags)' : !ROOT ? 'needs golang-src (apt-get install -y golang-src)' : false;
 
-t.test('finds at least 99% of the structs, unions, functions and prototypes ctags finds in C sources', { skip: missing }, async (t) => {
+t.test('finds at least 99% of the structs, unions, functions and prototypes ctags finds in C sources', async (t) => {
+  // The README's test set-up installs every corpus: a missing one fails rather than skips.
+  const missingCorpus = missing;
+  if (missingCorpus) return void t.fail(`missing test corpus: ${missingCorpus}`);
   const files = listFiles(ROOT!, ['.c']).filter((file) => DIRS.some((dir) => file.startsWith(`${dir}/`)));
   const result = await recallOf({ root: ROOT!, files, ctagsArgs: ['--languages=C', '--kinds-C=+p'], kinds: ['struct', 'union', 'function', 'prototype'] });
   t.comment(summary(result));

@@ -11,7 +11,10 @@ const ROOT = '/usr/src/googletest';
 const missing = !hasCtags() ? 'needs universal-ctags (apt-get install -y universal-ctags)'
   : !existsSync(ROOT) ? `needs ${ROOT} (apt-get install -y googletest)` : false;
 
-t.test('finds at least 99% of the classes, structs, functions, methods and prototypes ctags finds in googletest', { skip: missing }, async (t) => {
+t.test('finds at least 99% of the classes, structs, functions, methods and prototypes ctags finds in googletest', async (t) => {
+  // The README's test set-up installs every corpus: a missing one fails rather than skips.
+  const missingCorpus = missing;
+  if (missingCorpus) return void t.fail(`missing test corpus: ${missingCorpus}`);
   const result = await recallOf({
     root: ROOT,
     files: listFiles(ROOT, ['.h', '.cc', '.cpp']),
@@ -33,7 +36,10 @@ const LIBSTDCXX = (() => {
   }
 })();
 
-t.test('finds at least 99% of what ctags finds in libstdc++ headers', { skip: !hasCtags() ? 'needs universal-ctags' : !LIBSTDCXX && 'needs libstdc++ headers (apt-get install -y libstdc++-12-dev)' }, async (t) => {
+t.test('finds at least 99% of what ctags finds in libstdc++ headers', async (t) => {
+  // The README's test set-up installs every corpus: a missing one fails rather than skips.
+  const missingCorpus = !hasCtags() ? 'needs universal-ctags' : !LIBSTDCXX && 'needs libstdc++ headers (apt-get install -y libstdc++-12-dev)';
+  if (missingCorpus) return void t.fail(`missing test corpus: ${missingCorpus}`);
   const result = await recallOf({
     root: LIBSTDCXX!,
     files: listFiles(LIBSTDCXX!, ['.h']),

@@ -20,7 +20,10 @@ const ROOT = goSource();
 const PACKAGES = ['net/http', 'encoding/json', 'go/ast', 'go/parser', 'sort', 'strings', 'bufio', 'context', 'sync'];
 const missing = !hasCtags() ? 'needs universal-ctags (apt-get install -y universal-ctags)' : !ROOT ? 'needs golang-src (apt-get install -y golang-src)' : false;
 
-t.test('finds at least 99% of the structs, interfaces, types, functions and methods ctags finds in the Go stdlib', { skip: missing }, async (t) => {
+t.test('finds at least 99% of the structs, interfaces, types, functions and methods ctags finds in the Go stdlib', async (t) => {
+  // The README's test set-up installs every corpus: a missing one fails rather than skips.
+  const missingCorpus = missing;
+  if (missingCorpus) return void t.fail(`missing test corpus: ${missingCorpus}`);
   const files = listFiles(ROOT!, ['.go']).filter((file) => PACKAGES.some((pkg) => file.startsWith(`${pkg}/`) && !file.slice(pkg.length + 1).includes('/')));
   const result = await recallOf({ root: ROOT!, files, ctagsArgs: ['--languages=Go'], kinds: ['struct', 'interface', 'type', 'func', 'methodSpec'] });
   t.comment(summary(result));

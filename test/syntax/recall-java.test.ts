@@ -15,7 +15,10 @@ const PACKAGES = ['java.base/java/util/concurrent/*', 'java.base/java/util/strea
 const missing = !hasCtags() ? 'needs universal-ctags (apt-get install -y universal-ctags)'
   : !SRC_ZIP || !existsSync(SRC_ZIP) ? 'needs openjdk-17-source (apt-get install -y openjdk-17-source)' : false;
 
-t.test('finds at least 99% of the classes, interfaces, enums and methods ctags finds in the JDK sources', { skip: missing }, async (t) => {
+t.test('finds at least 99% of the classes, interfaces, enums and methods ctags finds in the JDK sources', async (t) => {
+  // The README's test set-up installs every corpus: a missing one fails rather than skips.
+  const missingCorpus = missing;
+  if (missingCorpus) return void t.fail(`missing test corpus: ${missingCorpus}`);
   const root = mkdtempSync(join(tmpdir(), 'plumb-jdk-'));
   t.teardown(() => rmSync(root, { recursive: true, force: true }));
   const unzip = spawnSync('unzip', ['-q', '-o', SRC_ZIP!, ...PACKAGES, '-d', root], { encoding: 'utf8' });
