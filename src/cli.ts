@@ -13,7 +13,7 @@ Usage:
                                  that start their servers as processes
   plumb index [ROOT] [options]   Build or update the symbol index of ROOT, with a progress bar,
                                  and print its counts per language
-  plumb --help                   This text; 'plumb serve --help' and 'plumb mcp --help' list options
+  plumb --help                   This text; 'plumb COMMAND --help' lists a command's options
   plumb --version                The version
 
 Configuration: ROOT/plumb.json (or --config FILE), then environment variables
