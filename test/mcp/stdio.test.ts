@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import t from 'tap';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -52,4 +53,16 @@ t.test('plumb mcp over stdio: children of rxjs Subject at depth 2', async (t) =>
   t.equal(body.symbol.name, 'Subject');
   t.ok(body.results.some((child) => child.name === 'next' && child.depth === 1));
   t.ok(body.results.every((child) => child.depth <= 2));
+});
+
+t.test('plumb mcp --help says what each flag does; serve-only flags are refused', async (t) => {
+  const run = (args: string[]) => spawnSync(process.execPath, ['--import=tsx', path.join(REPO, 'src/cli.ts'), ...args], { cwd: REPO, encoding: 'utf8', timeout: 60_000 });
+  const help = run(['mcp', '--help']);
+  t.equal(help.status, 0);
+  for (const flag of ['--config', '--log-level', '--cache-dir']) t.match(help.stdout, new RegExp(`${flag} \\S+\\s+\\S`), `${flag} described`);
+  t.match(help.stdout, /over\nstdio/);
+  t.match(run(['--help']).stdout, /plumb mcp \[ROOT\]/, 'plumb --help lists it');
+  const bad = run(['mcp', '--port', '7077']);
+  t.equal(bad.status, 2);
+  t.match(bad.stderr, /Unknown option '--port'/);
 });
