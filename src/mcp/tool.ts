@@ -12,6 +12,8 @@ import { toolSchema } from './schema.js';
  */
 export interface ToolDefinition<Query extends TObject, Result> {
   name: string;
+  /** The HTTP endpoint it mirrors, e.g. `GET /symbols`: a test checks every endpoint has a tool. */
+  endpoint: string;
   title: string;
   /** Written for a model: what it is for, when to prefer it over another tool, one example call. */
   description: string;

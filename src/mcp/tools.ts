@@ -31,6 +31,7 @@ const PackageSymbolsArguments = Type.Object({ name: PackageParams.properties.nam
 export const TOOLS: PlumbTool[] = [
   defineTool({
     name: 'search_symbols',
+    endpoint: 'GET /symbols',
     title: 'Find symbols by name across the workspace',
     description: [
       'Solution-wide symbol search over plumb\'s index: finds classes, functions, methods, fields, types by name without knowing their file, in every language of the workspace.',
@@ -46,6 +47,7 @@ export const TOOLS: PlumbTool[] = [
   }),
   defineTool({
     name: 'get_symbol',
+    endpoint: 'GET /symbols',
     title: 'Look up a symbol by its exact name',
     description: [
       'Every symbol whose name is exactly `query` (case-sensitive first, then case-insensitive), from every package unless `package` narrows it, with file, line, signature, parameters, return type, container and doc comment.',
@@ -60,6 +62,7 @@ export const TOOLS: PlumbTool[] = [
   }),
   defineTool({
     name: 'list_packages',
+    endpoint: 'GET /packages',
     title: 'Packages of the workspace',
     description: [
       'The packages (modules, crates, projects) of the workspace, named as their manifests spell them (package.json, go.mod, Cargo.toml, pyproject.toml, *.csproj, CMakeLists.txt...), with path, main language and symbol count.',
@@ -73,6 +76,7 @@ export const TOOLS: PlumbTool[] = [
   }),
   defineTool({
     name: 'get_package_symbols',
+    endpoint: 'GET /packages/{name}/symbols',
     title: 'Symbols of one package',
     description: [
       'The symbols of one package, ordered by file then line, optionally only some kinds (`kind`: "class,function").',
@@ -87,6 +91,7 @@ export const TOOLS: PlumbTool[] = [
   }),
   defineTool({
     name: 'symbol_outline',
+    endpoint: 'GET /outline',
     title: 'Outline a file',
     description: [
       'The symbol tree of one source file (classes, functions, methods, fields, nested), with kinds and line numbers, from the language server.',
@@ -101,6 +106,7 @@ export const TOOLS: PlumbTool[] = [
   }),
   defineTool({
     name: 'get_symbol_children',
+    endpoint: 'GET /children',
     title: 'Children of the symbol at a position',
     description: [
       'The symbol at file:line:column (a class, struct, namespace, function) and its members and nested symbols down to depth (1 = direct children, 2, 3 or all), flat in document order, each with its range and parent.',
@@ -115,6 +121,7 @@ export const TOOLS: PlumbTool[] = [
   }),
   defineTool({
     name: 'index_status',
+    endpoint: 'GET /status',
     title: 'Index and language-server status',
     description: [
       'Whether plumb\'s symbol index is built (files and symbols so far) and the state of each language server (stopped until first needed, starting, indexing with progress, ready, crashed).',

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { FLASK, RXJS_SRC, getJson, startApp, tempDir } from '../helpers.js';
 import { call, connectHttp, textOf } from './helpers.js';
+import { TOOLS } from '../../src/mcp/tools.js';
 
 interface Node { name: string; kind: string; line: number; children: Node[]; symbolContent?: string }
 
@@ -151,4 +152,17 @@ t.test('past mcp.maxSessions the least recently used session ends', async (t) =>
   await second.client.ping();
   await t.rejects(first.client.ping(), /404|not found/i, 'the older session is gone');
   await second.client.ping();
+});
+
+t.test('every endpoint has its MCP tool', async (t) => {
+  const app = await startApp(t, tempDir(t));
+  const { body } = await getJson(app, '/openapi.json');
+  // Liveness, the description itself and MCP are no operations a model needs.
+  const exempt = new Set(['GET /health', 'GET /openapi.json', 'POST /mcp', 'GET /mcp', 'DELETE /mcp']);
+  const endpoints = Object.entries(body.paths as Record<string, Record<string, unknown>>)
+    .flatMap(([url, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${url}`))
+    .filter((endpoint) => !exempt.has(endpoint));
+  const covered = new Set(TOOLS.map((tool) => tool.endpoint));
+  for (const endpoint of endpoints) t.ok(covered.has(endpoint), `${endpoint} has a tool in src/mcp/tools.ts`);
+  for (const tool of TOOLS) t.ok(endpoints.includes(tool.endpoint), `${tool.name}'s endpoint ${tool.endpoint} exists`);
 });
