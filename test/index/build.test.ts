@@ -124,3 +124,14 @@ t.test('kill -9 during a build loses nothing committed; the next start resumes',
   const fresh = await openIndex(t, googletestCopy(t), tempDir(t, 'plumb-cache-'));
   t.equal(summary.symbols, (await fresh.build()).symbols, 'the resumed index holds what a cold build holds');
 });
+
+t.test('closing during a build returns promptly and stops the parser threads', async (t) => {
+  for (const delay of [0, 50, 1500]) {
+    const index = await SymbolIndex.open({ root: GOOGLETEST, config: testConfig(tempDir(t, 'plumb-cache-'), { index: { watch: true, workers: 2 } }), cacheDir: tempDir(t, 'plumb-cache-') });
+    index.start();
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    const started = Date.now();
+    await index.close();
+    t.ok(Date.now() - started < 5000, `closed ${Date.now() - started} ms after a ${delay} ms head start`);
+  }
+});
