@@ -20,7 +20,7 @@ export const SHARED_SCHEMAS: TSchema[] = [OutlineNodeSchema];
 // get_symbol is /symbols?match=exact: the same parameters, `query` required, `match` fixed, `id` left to search_symbols.
 const { match: _match, query: _query, id: _id, ...exactLookupFields } = SymbolSearchQuery.properties;
 const GetSymbolQuery = Type.Object({
-  query: Type.String({ maxLength: 500, description: 'The exact symbol name (`Config`, `from_pyfile`) or a qualified one (`flask.config.Config`, `ns::Widget`)' }),
+  query: Type.String({ maxLength: 500, description: 'The exact symbol name (`Config`, `from_pyfile`) or one qualified by its containers (`Config.from_pyfile`, `ns::Widget::draw`)' }),
   ...exactLookupFields,
 });
 
