@@ -46,7 +46,10 @@ export async function searchSymbols(services: Services, query: SymbolSearchQuery
     includeForwardDeclarations,
   });
   if (exact && page.totalMatches === 0 && page.forwardDeclarations === 0) {
-    throw new PlumbError('symbol_not_found', `Symbol '${text}' not found`, { details: { symbol: text } });
+    // Not found yet is not not found: while the first build runs, say so and ask to retry.
+    const partial = partialOf(services);
+    const message = partial.reason ? `Symbol '${text}' not found. ${partial.reason}` : `Symbol '${text}' not found`;
+    throw new PlumbError('symbol_not_found', message, { details: { symbol: text, ...partial } });
   }
   const listed = page.totalMatches + (includeForwardDeclarations ? page.forwardDeclarations : 0);
   return {
