@@ -20,6 +20,8 @@ export interface OutlineNode {
   range: Range;
   selectionRange: Range;
   symbolContent?: string;
+  /** Descendants left out because `depth` stopped here. */
+  omittedChildren?: number;
   children: OutlineNode[];
 }
 
@@ -33,6 +35,7 @@ const outlineNodeFields = (children: TSchema) => ({
   range: Range,
   selectionRange: Range,
   symbolContent: Type.Optional(Type.String({ description: 'Source of the symbol, when named in display_code_for' })),
+  omittedChildren: Type.Optional(Type.Integer({ description: 'How many descendants `depth` left out below this symbol' })),
   children,
 });
 

@@ -10,7 +10,8 @@ export function outlineMarkdown(outline: OutlineResponse): string {
   const fence = fenceLanguage(outline.language);
   const visit = (node: OutlineNode, indent: string): void => {
     const detail = node.detail ? ` — ${node.detail.replace(/\s+/g, ' ')}` : '';
-    lines.push(`${indent}- **${node.name}** (\`${displayKind(node.kind)}\`) L${node.line}${detail}`);
+    const omitted = node.omittedChildren ? ` (+${node.omittedChildren} nested, not shown at this depth)` : '';
+    lines.push(`${indent}- **${node.name}** (\`${displayKind(node.kind)}\`) L${node.line}${detail}${omitted}`);
     if (node.symbolContent !== undefined) {
       for (const codeLine of fenced(node.symbolContent, fence).split('\n')) lines.push(`${indent}  ${codeLine}`);
     }

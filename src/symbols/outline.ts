@@ -32,8 +32,13 @@ export async function getOutline(services: Services, options: OutlineOptions): P
       column: node.selectionRange.start.column,
       range: node.range,
       selectionRange: node.selectionRange,
-      children: options.depth !== undefined && level >= options.depth ? [] : node.children.map((child) => convert(child, path, level + 1)),
+      children: [],
     };
+    if (options.depth !== undefined && level >= options.depth) {
+      if (node.children.length > 0) out.omittedChildren = countDescendants(node);
+    } else {
+      out.children = node.children.map((child) => convert(child, path, level + 1));
+    }
     for (const query of wanted) {
       if (pathMatches(path, query)) {
         out.symbolContent = wholeLines(lines, node);
@@ -52,6 +57,10 @@ export async function getOutline(services: Services, options: OutlineOptions): P
     ...(wanted.length > 0 ? { displayCodeFor: wanted.map((path) => ({ query: path.join('.'), matches: matches.get(path.join('.')) ?? 0 })) } : {}),
     elapsedMs: Math.round((performance.now() - started) * 100) / 100,
   };
+}
+
+function countDescendants(node: SymbolNode): number {
+  return node.children.reduce((sum, child) => sum + 1 + countDescendants(child), 0);
 }
 
 /** `User, User.save, ns::Widget::draw` → [['User'], ['User','save'], ['ns','Widget','draw']]. */

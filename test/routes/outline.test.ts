@@ -1,7 +1,7 @@
 import t from 'tap';
 import { FLASK, GOOGLETEST, RXJS_SRC, getJson, googletestCompileDb, startApp } from '../helpers.js';
 
-interface Node { name: string; kind: string; line: number; column: number; range: { start: { line: number } }; children: Node[]; symbolContent?: string }
+interface Node { name: string; kind: string; line: number; column: number; range: { start: { line: number } }; children: Node[]; symbolContent?: string; omittedChildren?: number }
 const find = (nodes: Node[], name: string): Node | undefined => nodes.find((n) => n.name === name);
 const names = (nodes: Node[]): string[] => nodes.map((n) => n.name);
 
@@ -50,6 +50,9 @@ t.test('TypeScript: outline of rxjs Subject with display_code_for and depth', as
 
   const shallow = await getJson(app, '/outline?file=internal/Subject.ts&depth=1');
   t.ok(shallow.body.results.every((n: Node) => n.children.length === 0), 'depth=1 gives top-level symbols only');
+  t.equal(find(shallow.body.results, 'Subject')!.omittedChildren, 35, 'and says how many nested symbols it left out');
+  const shallowMd = await app.inject({ url: '/outline?file=internal/Subject.ts&depth=1&format=markdown' });
+  t.match(shallowMd.body, /^- \*\*Subject\*\* \(`Class`\) L17 \(\+35 nested, not shown at this depth\)$/m);
   t.same(names(shallow.body.results), names(body.results));
 });
 
