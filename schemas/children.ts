@@ -13,7 +13,8 @@ export const ChildrenQuery = Type.Object({
 });
 export type ChildrenQuery = Static<typeof ChildrenQuery>;
 
-export const ChildSymbol = Type.Object({
+/** What /children says of every symbol: the one at the position and each descendant. */
+const symbolFields = {
   name: Type.String(),
   kind: SymbolKindSchema,
   detail: Type.Union([Type.String(), Type.Null()]),
@@ -21,6 +22,10 @@ export const ChildSymbol = Type.Object({
   column: Type.Integer(),
   range: Range,
   selectionRange: Range,
+};
+
+export const ChildSymbol = Type.Object({
+  ...symbolFields,
   parent: Type.String({ description: 'Name of the parent symbol' }),
   depth: Type.Integer({ description: '1 = direct child of the symbol' }),
   hover: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Hover text, when include_hover=true and not skipped' })),
@@ -32,13 +37,7 @@ export const ChildrenResponse = Type.Object({
   language: Type.String(),
   source: Type.Literal('lsp'),
   symbol: Type.Object({
-    name: Type.String(),
-    kind: SymbolKindSchema,
-    detail: Type.Union([Type.String(), Type.Null()]),
-    line: Type.Integer(),
-    column: Type.Integer(),
-    range: Range,
-    selectionRange: Range,
+    ...symbolFields,
     hover: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   }, { description: 'The symbol at the position' }),
   depth: Type.Union([Type.Integer(), Type.Literal('all')]),

@@ -35,31 +35,13 @@ export async function getChildren(services: Services, options: ChildrenOptions):
   const results: ChildSymbol[] = [];
   const walk = (parent: SymbolNode, level: number): void => {
     for (const child of parent.children) {
-      results.push({
-        name: child.name,
-        kind: child.kind,
-        detail: child.detail,
-        line: child.selectionRange.start.line,
-        column: child.selectionRange.start.column,
-        range: child.range,
-        selectionRange: child.selectionRange,
-        parent: parent.name,
-        depth: level,
-      });
+      results.push({ ...fieldsOf(child), parent: parent.name, depth: level });
       if (level < maxDepth) walk(child, level + 1);
     }
   };
   walk(symbol, 1);
 
-  const head: ChildrenResponse['symbol'] = {
-    name: symbol.name,
-    kind: symbol.kind,
-    detail: symbol.detail,
-    line: symbol.selectionRange.start.line,
-    column: symbol.selectionRange.start.column,
-    range: symbol.range,
-    selectionRange: symbol.selectionRange,
-  };
+  const head: ChildrenResponse['symbol'] = fieldsOf(symbol);
   const hover: ChildrenResponse['hover'] = { requested: options.includeHover === true, skipped: false };
   if (options.includeHover) {
     const { maxSymbols, concurrency } = services.config.hover;
@@ -83,6 +65,12 @@ export async function getChildren(services: Services, options: ChildrenOptions):
     hover,
     elapsedMs: Math.round((performance.now() - started) * 100) / 100,
   };
+}
+
+/** A symbol as /children shows it: located by its name. */
+function fieldsOf(node: SymbolNode): Omit<ChildSymbol, 'parent' | 'depth'> {
+  const { name, kind, detail, range, selectionRange } = node;
+  return { name, kind, detail, line: selectionRange.start.line, column: selectionRange.start.column, range, selectionRange };
 }
 
 /** Selection range (the name) first; else the innermost symbol whose range holds the position. */
