@@ -2,7 +2,12 @@
  * Worker threads that parse files in parallel, fed from one queue. Each worker loads its own
  * tree-sitter runtime and grammars (module state is per thread).
  */
+import { createHash } from 'node:crypto';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { ExtractedSymbol, LanguageId } from './types.js';
 
@@ -35,6 +40,41 @@ interface Slot {
   running: Map<number, Pending>;
 }
 
+/** The part of esbuild's API used here (esbuild comes with tsx, so it is there whenever the sources run as .ts). */
+interface EsbuildApi {
+  buildSync(options: Record<string, unknown>): { outputFiles?: Array<{ text: string }> };
+}
+
+let bundledScript: string | null | undefined;
+
+/**
+ * Under tsx, the worker bundled to plain JS once per process: a worker booting tsx's loader costs
+ * about a second of CPU per thread, and every import in it goes through the loader thread.
+ */
+function bundledWorker(): string | null {
+  if (bundledScript !== undefined) return bundledScript;
+  bundledScript = null;
+  try {
+    const source = fileURLToPath(new URL('./parse-worker.ts', import.meta.url));
+    const esbuild = createRequire(import.meta.url)('esbuild') as EsbuildApi;
+    const result = esbuild.buildSync({ entryPoints: [source], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', write: false, logLevel: 'silent' });
+    const text = result.outputFiles?.[0]?.text;
+    if (!text) return null;
+    // Inside the repository, so the external packages resolve from its node_modules.
+    const dir = path.resolve(path.dirname(source), '../../node_modules/.cache/plumb');
+    mkdirSync(dir, { recursive: true });
+    // Named by content: the same sources reuse one file instead of leaving one per run.
+    const out = path.join(dir, `parse-worker-${createHash('sha1').update(text).digest('hex').slice(0, 16)}.mjs`);
+    // Written then renamed: concurrent test processes never load a half-written file.
+    writeFileSync(`${out}.${process.pid}.tmp`, text);
+    renameSync(`${out}.${process.pid}.tmp`, out);
+    bundledScript = out;
+  } catch {
+    bundledScript = null;
+  }
+  return bundledScript;
+}
+
 export class ParsePool {
   private readonly slots: Slot[] = [];
   private readonly queue: Pending[] = [];
@@ -46,10 +86,16 @@ export class ParsePool {
 
   constructor(size: number = os.availableParallelism()) {
     if (import.meta.url.endsWith('.ts')) {
-      // Under tsx (tests, bench) the worker is TypeScript too, and Node 20 does not carry tsx's loader into workers.
-      const api = import.meta.resolve('tsx/esm/api');
-      this.script = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(new URL('./parse-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`;
-      this.workerOptions = { eval: true };
+      const bundled = bundledWorker();
+      if (bundled) {
+        this.script = bundled;
+        this.workerOptions = {};
+      } else {
+        // Under tsx (tests, bench) the worker is TypeScript too, and Node 20 does not carry tsx's loader into workers.
+        const api = import.meta.resolve('tsx/esm/api');
+        this.script = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(new URL('./parse-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`;
+        this.workerOptions = { eval: true };
+      }
     } else {
       this.script = new URL('./parse-worker.js', import.meta.url);
       this.workerOptions = {};

@@ -1,0 +1,56 @@
+/**
+ * Cold build only, next to universal-ctags in the same minute: wall and CPU time (process.cpuUsage
+ * covers the parser threads, which share the process). ctags' CPU comes from its child rusage.
+ * Usage: tsx bench/cold.ts [NAME_FILTER] [--workers N] [--runs N]
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { validateConfig } from '../src/config.js';
+import { SymbolIndex } from '../src/index/symbol-index.js';
+
+const REPO = path.resolve(import.meta.dirname, '..');
+const CORPORA = [
+  { name: 'googletest', root: '/usr/src/googletest', languages: 'C,C++,Python' },
+  { name: 'rxjs', root: path.join(REPO, 'node_modules/rxjs/src'), languages: 'TypeScript,JavaScript' },
+  { name: 'flask', root: '/usr/lib/python3/dist-packages/flask', languages: 'Python' },
+  { name: 'gostd', root: '/usr/share/go-1.19/src', languages: 'Go,C,C++,Python,JavaScript' },
+];
+const argv = process.argv.slice(2);
+const option = (name: string): number | undefined => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? Number(argv[i + 1]) : undefined;
+};
+const filter = argv.find((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
+const workers = option('--workers') ?? os.availableParallelism();
+const runs = option('--runs') ?? 1;
+
+function ctags(root: string, languages: string): { wall: number; cpu: number; tags: number } {
+  const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'plumb-ctags-')), 'tags');
+  // Child rusage through bash's `times`: user and system of the waited-for children.
+  const started = performance.now();
+  const report = execFileSync('bash', ['-c', `ctags -R --languages=${languages} --exclude=node_modules --exclude=.git -f ${out} ${root} >/dev/null 2>&1; times`], { encoding: 'utf8' });
+  const wall = performance.now() - started;
+  const child = report.trim().split('\n')[1].split(/\s+/).map((t) => { const m = /(\d+)m([\d.]+)s/.exec(t); return m ? Number(m[1]) * 60 + Number(m[2]) : 0; });
+  const tags = readFileSync(out, 'utf8').split('\n').filter((l) => l && !l.startsWith('!_')).length;
+  rmSync(path.dirname(out), { recursive: true, force: true });
+  return { wall, cpu: (child[0] + child[1]) * 1000, tags };
+}
+
+for (const corpus of CORPORA.filter((c) => !filter || c.name.includes(filter))) {
+  for (let run = 0; run < runs; run++) {
+    const tags = ctags(corpus.root, corpus.languages);
+    const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-cold-'));
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const index = await SymbolIndex.open({ root: corpus.root, config: validateConfig({ cacheDir, logLevel: 'silent', index: { watch: false, workers } }), cacheDir });
+    const summary = await index.build();
+    const wall = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    await index.close();
+    rmSync(cacheDir, { recursive: true, force: true });
+    const load = os.loadavg()[0].toFixed(1);
+    console.log(`${corpus.name}: ${summary.filesTotal} files ${summary.symbols} symbols | plumb wall ${(wall / 1000).toFixed(2)} s cpu ${((used.user + used.system) / 1e6).toFixed(2)} s | ctags wall ${(tags.wall / 1000).toFixed(2)} s cpu ${(tags.cpu / 1000).toFixed(2)} s (${tags.tags} tags) | ${(wall / tags.wall).toFixed(1)}x wall, load ${load}`);
+  }
+}
