@@ -77,6 +77,34 @@ interface SymbolRow {
 }
 
 type SqlValue = string | number | null;
+
+/** id, fwd, rank, name, file_id, nl, nc: what a tier is counted and ordered by. */
+type NarrowRow = [number, number, number, string, number, number, number];
+/** A tier with up to this many matches is read once and ordered here; a larger one is counted and paged in SQL. */
+const NARROW_MAX = 2000;
+
+/** ORDER_IN_TIER in JavaScript: names by code point, as SQLite's BINARY compares UTF-8 bytes; then id, the index's tie order. */
+function compareInTier(a: NarrowRow, b: NarrowRow): number {
+  return a[2] - b[2] || compareBinary(a[3], b[3]) || a[4] - b[4] || a[5] - b[5] || a[6] - b[6] || a[0] - b[0];
+}
+
+function compareBinary(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointOrder(x) - codePointOrder(y);
+  }
+  return a.length - b.length;
+}
+
+/** A UTF-16 unit moved so surrogates (code points above U+FFFF) sort after U+E000..U+FFFF, as in UTF-8. */
+function codePointOrder(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
+  if (unit >= 0xe000) return unit - 0x800;
+  return unit;
+}
 interface SqlPart { sql: string; params: SqlValue[] }
 
 export interface SqliteStoreOptions {
@@ -119,35 +147,64 @@ export class SqliteSymbolStore implements SymbolStore {
   }
 
   async search(spec: SearchSpec): Promise<SearchPage> {
-    const sources = spec.tiers.flatMap((tier) => {
+    const end = spec.offset + spec.limit;
+    // Each tier once: a tier the page may reach is read as narrow rows (count and order from them) when small, else counted.
+    let before = 0;
+    const tiers = spec.tiers.flatMap((tier) => {
       const source = tierSource(tier, spec);
-      return source ? [{ tier, source }] : [];
+      if (!source) return [];
+      let rows: NarrowRow[] | undefined;
+      if (before < end || spec.includeForwardDeclarations) {
+        const found = this.statement(`SELECT s.id, s.fwd, s.rank, s.name, s.file_id, s.nl, s.nc FROM ${source.from} WHERE ${source.where} LIMIT ${NARROW_MAX + 1}`)
+          .raw().all(...source.params) as NarrowRow[];
+        if (found.length <= NARROW_MAX) rows = found.sort(compareInTier);
+      }
+      let main: number;
+      let fwd: number;
+      if (rows) {
+        fwd = rows.reduce((n, row) => n + row[1], 0);
+        main = rows.length - fwd;
+      } else {
+        const counted = this.statement(`SELECT count(*) AS n, coalesce(sum(s.fwd), 0) AS f FROM ${source.from} WHERE ${source.where}`).get(...source.params) as { n: number; f: number };
+        fwd = counted.f;
+        main = counted.n - counted.f;
+      }
+      before += main;
+      return [{ tier, source, rows, main, fwd }];
     });
-    const counts = sources.map(({ source }) => {
-      const rows = this.statement(`SELECT s.fwd AS fwd, count(*) AS n FROM ${source.from} WHERE ${source.where} GROUP BY s.fwd`).all(...source.params) as Array<{ fwd: number; n: number }>;
-      return { main: rows.find((r) => r.fwd === 0)?.n ?? 0, fwd: rows.find((r) => r.fwd === 1)?.n ?? 0 };
-    });
-    const totalMatches = counts.reduce((sum, c) => sum + c.main, 0);
-    const forwardDeclarations = counts.reduce((sum, c) => sum + c.fwd, 0);
+    const totalMatches = tiers.reduce((sum, t) => sum + t.main, 0);
+    const forwardDeclarations = tiers.reduce((sum, t) => sum + t.fwd, 0);
 
     // Pages over the tiers in order; forward declarations come after everything when asked for.
-    const segments = sources.map((s, i) => ({ ...s, fwd: 0, count: counts[i].main }));
-    if (spec.includeForwardDeclarations) segments.push(...sources.map((s, i) => ({ ...s, fwd: 1, count: counts[i].fwd })));
-    const results: SearchHit[] = [];
+    const segments = tiers.map((t) => ({ ...t, segmentFwd: 0, count: t.main }));
+    if (spec.includeForwardDeclarations) segments.push(...tiers.map((t) => ({ ...t, segmentFwd: 1, count: t.fwd })));
+    const picked: Array<{ id: number; tier: MatchTier }> = [];
     let skip = spec.offset;
     for (const segment of segments) {
-      if (results.length >= spec.limit) break;
+      if (picked.length >= spec.limit) break;
       if (skip >= segment.count) {
         skip -= segment.count;
         continue;
       }
+      const take = spec.limit - picked.length;
       const { from, where, params } = segment.source;
-      // The page is picked over narrow rows; only its symbols are joined to their file and package.
-      const rows = this.statement(`SELECT ${SYMBOL_COLUMNS} FROM (SELECT s.id AS id FROM ${from} WHERE ${where} AND s.fwd = ${segment.fwd} ${ORDER_IN_TIER} LIMIT ? OFFSET ?) AS page
-        CROSS JOIN symbols s ON s.id = page.id ${SYMBOL_JOINS} ${ORDER_IN_TIER}`)
-        .all(...params, spec.limit - results.length, skip) as SymbolRow[];
+      const ids = segment.rows
+        ? segment.rows.filter((row) => row[1] === segment.segmentFwd).slice(skip, skip + take).map((row) => row[0])
+        : (this.statement(`SELECT s.id FROM ${from} WHERE ${where} AND s.fwd = ${segment.segmentFwd} ${ORDER_IN_TIER} LIMIT ? OFFSET ?`).pluck().all(...params, take, skip) as number[]);
       skip = 0;
-      for (const row of rows) results.push({ symbol: toSymbol(row), tier: segment.tier });
+      for (const id of ids) picked.push({ id, tier: segment.tier });
+    }
+    // Only the page's symbols are joined to their file and package, in one statement.
+    const byId = new Map<number, SymbolRow>();
+    if (picked.length > 0) {
+      const rows = this.statement(`SELECT s.id AS id, ${SYMBOL_COLUMNS} FROM json_each(?) AS page CROSS JOIN symbols s ON s.id = page.value ${SYMBOL_JOINS}`)
+        .all(JSON.stringify(picked.map((p) => p.id))) as Array<SymbolRow & { id: number }>;
+      for (const row of rows) byId.set(row.id, row);
+    }
+    const results: SearchHit[] = [];
+    for (const { id, tier } of picked) {
+      const row = byId.get(id);
+      if (row) results.push({ symbol: toSymbol(row), tier });
     }
     return { results, totalMatches, forwardDeclarations };
   }
@@ -366,6 +423,20 @@ function phrase(text: string): string {
   return `"${text.replace(/"/g, '""')}"`;
 }
 
+/**
+ * The trigram MATCH for a substring: an ASCII query as the AND of its distinct trigrams, which
+ * FTS5 answers from rowid lists (several times faster than a phrase, which reads positions); the
+ * instr() check on the name that follows keeps exactly the names that contain the query.
+ */
+export function trigramMatch(text: string): string {
+  // Non-ASCII case folding may differ between FTS5 and toLowerCase: those keep the exact phrase.
+  if (!/^[\x20-\x7e]+$/.test(text) || text.length <= 3) return phrase(text);
+  const lower = text.toLowerCase();
+  const trigrams = new Set<string>();
+  for (let i = 0; i + 3 <= lower.length; i++) trigrams.add(lower.slice(i, i + 3));
+  return [...trigrams].map(phrase).join(' AND ');
+}
+
 function filterSql(filters: SymbolFilters, qualifier: string | undefined): SqlPart {
   const parts: string[] = [];
   const params: SqlValue[] = [];
@@ -437,7 +508,7 @@ function tierSource(tier: MatchTier, spec: SearchSpec): TierSql | undefined {
       base = {
         from: `name_text CROSS JOIN names n ON n.id = name_text.rowid ${byName}`,
         where: `name_text MATCH ? AND instr(n.name_lower, ?) > 1${notFuzzy.replace(/s\./g, 'n.')}`,
-        params: [phrase(q), ql, ...notFuzzyParams],
+        params: [trigramMatch(q), ql, ...notFuzzyParams],
       };
       break;
     case 'signature':
