@@ -25,7 +25,7 @@ export type ParseResult =
   | { id: number; outcome: 'failed'; error: string };
 
 /** Tasks handed to a worker at once, so it never waits on the main thread between files. */
-const IN_FLIGHT_PER_WORKER = 4;
+const IN_FLIGHT_PER_WORKER = 16;
 
 interface Pending {
   task: ParseTask;
@@ -75,6 +75,21 @@ function bundledWorker(): string | null {
   return bundledScript;
 }
 
+/** Node flags minus the ones that load tsx (`--import tsx`, `--import=tsx`, `--require`/`--loader` alike). */
+function withoutTsx(flags: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < flags.length; i++) {
+    const flag = flags[i];
+    if (/^--(import|require|loader|experimental-loader)$/.test(flag) || flag === '-r') {
+      if (!/tsx/.test(flags[i + 1] ?? '')) kept.push(flag, flags[i + 1]);
+      i++;
+    } else if (!/^--(import|require|loader|experimental-loader)=.*tsx/.test(flag)) {
+      kept.push(flag);
+    }
+  }
+  return kept;
+}
+
 export class ParsePool {
   private readonly slots: Slot[] = [];
   private readonly queue: Pending[] = [];
@@ -89,7 +104,8 @@ export class ParsePool {
       const bundled = bundledWorker();
       if (bundled) {
         this.script = bundled;
-        this.workerOptions = {};
+        // Plain JS needs no loader: without this each worker would boot tsx again from the inherited --import.
+        this.workerOptions = { execArgv: withoutTsx(process.execArgv) };
       } else {
         // Under tsx (tests, bench) the worker is TypeScript too, and Node 20 does not carry tsx's loader into workers.
         const api = import.meta.resolve('tsx/esm/api');
