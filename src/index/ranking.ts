@@ -82,7 +82,7 @@ export function fuzzyPattern(query: string): string | undefined {
  * `FPlayerCont` find FMyPlayerController, `ParseInt` finds parseInteger and parse_int_list.
  */
 export function fuzzyMatches(name: string, query: string): boolean {
-  const wanted = queryHumps(query);
+  const wanted = lastQueryHumps(query);
   const have = humpSegments(name);
   if (wanted.length < 2 || have.length === 0 || !have[0].startsWith(wanted[0])) return false;
   let at = 1;
@@ -92,6 +92,17 @@ export function fuzzyMatches(name: string, query: string): boolean {
     at++;
   }
   return true;
+}
+
+let lastQuery = '';
+let lastHumps: string[] = [];
+/** queryHumps of the query SQLite asks about for every candidate name: computed once per query. */
+function lastQueryHumps(query: string): string[] {
+  if (query !== lastQuery) {
+    lastHumps = queryHumps(query);
+    lastQuery = query;
+  }
+  return lastHumps;
 }
 
 export interface ParsedQuery {
