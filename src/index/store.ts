@@ -150,5 +150,11 @@ export interface SymbolStore {
   prunePackages(keep: PackageRef[]): Promise<void>;
   /** Housekeeping after a build (planner statistics and the like). */
   optimize(): Promise<void>;
+  /**
+   * On for a first build over an empty store: commits skip disk syncs (a killed process still
+   * keeps every committed batch; an OS crash mid-build may cost the index, which a rebuild restores).
+   * Off syncs everything written meanwhile.
+   */
+  bulkLoad(on: boolean): Promise<void>;
   close(): Promise<void>;
 }

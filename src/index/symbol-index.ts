@@ -10,7 +10,7 @@ import type { PlumbConfig } from '../config.js';
 import { isManifestFile, PackageResolver } from './manifests.js';
 import { ParsePool } from './parse-pool.js';
 import { SqliteSymbolStore } from './sqlite-store.js';
-import type { FileUpdate, PackageRef, SymbolStore } from './store.js';
+import type { FileState, FileUpdate, PackageRef, SymbolStore } from './store.js';
 import { RootFilter, storedPath, walkRoot, walkRoots, type IndexRoot, type WalkedFile, type WalkResult } from './walker.js';
 import { DirectoryWatcher } from './watcher.js';
 
@@ -276,48 +276,13 @@ export class SymbolIndex {
     await this.refreshCounts();
     this.setProgress({ filesTotal: walk.files.length, filesIndexed: summary.filesReused });
 
-    if (toParse.length > 0 && !this.closed) {
-      const pool = this.parsePool();
-      let batch: FileUpdate[] = [];
-      let touched: Array<{ file: string; size: number; mtimeMs: number }> = [];
-      let batchSymbols = 0;
-      let lastFlush = performance.now();
-      let flushing: Promise<void> = Promise.resolve();
-      const flush = (): void => {
-        const updates = batch;
-        const touches = touched;
-        const done = updates.length + touches.length;
-        batch = [];
-        touched = [];
-        batchSymbols = 0;
-        lastFlush = performance.now();
-        flushing = flushing.then(() => this.serialized(async () => {
-          if (this.closed) return;
-          await this.store.write(updates, [], touches);
-          this.progressValue.symbols += updates.reduce((sum, u) => sum + u.symbols.length, 0);
-          this.setProgress({ filesIndexed: this.progressValue.filesIndexed + done });
-        }));
-      };
-      await Promise.all(toParse.map(async (file) => {
-        const previous = stored.get(file.stored);
-        const result = await pool.parse({ absolute: file.absolute, language: file.language, previousHash: previous?.hash });
-        if (this.closed) return;
-        if (result.outcome === 'parsed') {
-          summary.filesParsed++;
-          batch.push(this.toUpdate(file, result.hash, result.size, result.symbols));
-          batchSymbols += result.symbols.length;
-        } else if (result.outcome === 'unchanged') {
-          summary.filesReused++;
-          touched.push({ file: file.stored, size: file.size, mtimeMs: file.mtimeMs });
-        } else {
-          summary.filesFailed++;
-          this.logger.warn(`index: ${file.stored}: ${result.error}`);
-          this.setProgress({ filesIndexed: this.progressValue.filesIndexed + 1 });
-        }
-        if (batch.length + touched.length >= BATCH_FILES || batchSymbols >= BATCH_SYMBOLS || performance.now() - lastFlush >= BATCH_MS) flush();
-      }));
-      flush();
-      await flushing;
+    // A first build has nothing to lose to an OS crash that a rebuild would not restore.
+    const bulk = stored.size === 0 && toParse.length > 0;
+    if (bulk) await this.serialized(() => this.store.bulkLoad(true));
+    try {
+      await this.parseAll(toParse, stored, summary);
+    } finally {
+      if (bulk && !this.closed) await this.serialized(() => this.store.bulkLoad(false));
     }
     if (this.closed) throw new Error('index closed during its build');
     await this.serialized(async () => {
@@ -330,6 +295,52 @@ export class SymbolIndex {
     summary.elapsedMs = Math.round(performance.now() - started);
     this.logger.info(`index ready: ${summary.filesTotal} files (${summary.filesParsed} parsed, ${summary.filesReused} reused, ${summary.filesRemoved} removed), ${summary.symbols} symbols in ${summary.elapsedMs} ms`);
     return summary;
+  }
+
+  /** Parses the files in the pool and commits their symbols in batches. */
+  private async parseAll(toParse: WalkedFile[], stored: Map<string, FileState>, summary: BuildSummary): Promise<void> {
+    if (toParse.length === 0 || this.closed) return;
+    const pool = this.parsePool();
+    let batch: FileUpdate[] = [];
+    let touched: Array<{ file: string; size: number; mtimeMs: number }> = [];
+    let batchSymbols = 0;
+    let lastFlush = performance.now();
+    let flushing: Promise<void> = Promise.resolve();
+    const flush = (): void => {
+      const updates = batch;
+      const touches = touched;
+      const done = updates.length + touches.length;
+      batch = [];
+      touched = [];
+      batchSymbols = 0;
+      lastFlush = performance.now();
+      flushing = flushing.then(() => this.serialized(async () => {
+        if (this.closed) return;
+        await this.store.write(updates, [], touches);
+        this.progressValue.symbols += updates.reduce((sum, u) => sum + u.symbols.length, 0);
+        this.setProgress({ filesIndexed: this.progressValue.filesIndexed + done });
+      }));
+    };
+    await Promise.all(toParse.map(async (file) => {
+      const previous = stored.get(file.stored);
+      const result = await pool.parse({ absolute: file.absolute, language: file.language, previousHash: previous?.hash });
+      if (this.closed) return;
+      if (result.outcome === 'parsed') {
+        summary.filesParsed++;
+        batch.push(this.toUpdate(file, result.hash, result.size, result.symbols));
+        batchSymbols += result.symbols.length;
+      } else if (result.outcome === 'unchanged') {
+        summary.filesReused++;
+        touched.push({ file: file.stored, size: file.size, mtimeMs: file.mtimeMs });
+      } else {
+        summary.filesFailed++;
+        this.logger.warn(`index: ${file.stored}: ${result.error}`);
+        this.setProgress({ filesIndexed: this.progressValue.filesIndexed + 1 });
+      }
+      if (batch.length + touched.length >= BATCH_FILES || batchSymbols >= BATCH_SYMBOLS || performance.now() - lastFlush >= BATCH_MS) flush();
+    }));
+    flush();
+    await flushing;
   }
 
   private watchDirectories(directories: string[]): void {
