@@ -3,7 +3,7 @@
  * tree-sitter runtime and grammars (module state is per thread).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -42,7 +42,13 @@ interface Slot {
 
 /** The part of esbuild's API used here (esbuild comes with tsx, so it is there whenever the sources run as .ts). */
 interface EsbuildApi {
-  buildSync(options: Record<string, unknown>): { outputFiles?: Array<{ text: string }> };
+  buildSync(options: Record<string, unknown>): { outputFiles?: Array<{ text: string }>; metafile?: { inputs: Record<string, unknown> } };
+}
+
+/** What the last bundle was built from, so an unchanged tree reuses it without running esbuild. */
+interface BundleManifest {
+  out: string;
+  inputs: Array<{ file: string; size: number; mtimeMs: number }>;
 }
 
 let bundledScript: string | null | undefined;
@@ -56,23 +62,52 @@ function bundledWorker(): string | null {
   bundledScript = null;
   try {
     const source = fileURLToPath(new URL('./parse-worker.ts', import.meta.url));
-    const esbuild = createRequire(import.meta.url)('esbuild') as EsbuildApi;
-    const result = esbuild.buildSync({ entryPoints: [source], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', write: false, logLevel: 'silent' });
-    const text = result.outputFiles?.[0]?.text;
-    if (!text) return null;
     // Inside the repository, so the external packages resolve from its node_modules.
     const dir = path.resolve(path.dirname(source), '../../node_modules/.cache/plumb');
+    const manifestFile = path.join(dir, 'parse-worker.json');
+    const cached = reusableBundle(manifestFile);
+    if (cached) return (bundledScript = cached);
+    const esbuild = createRequire(import.meta.url)('esbuild') as EsbuildApi;
+    const root = path.resolve(path.dirname(source), '../..');
+    const result = esbuild.buildSync({ entryPoints: [source], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', write: false, logLevel: 'silent', metafile: true, absWorkingDir: root });
+    const text = result.outputFiles?.[0]?.text;
+    if (!text) return null;
     mkdirSync(dir, { recursive: true });
     // Named by content: the same sources reuse one file instead of leaving one per run.
     const out = path.join(dir, `parse-worker-${createHash('sha1').update(text).digest('hex').slice(0, 16)}.mjs`);
     // Written then renamed: concurrent test processes never load a half-written file.
     writeFileSync(`${out}.${process.pid}.tmp`, text);
     renameSync(`${out}.${process.pid}.tmp`, out);
+    const inputs = Object.keys(result.metafile?.inputs ?? {}).map((input) => {
+      const file = path.resolve(root, input);
+      const stat = statSync(file);
+      return { file, size: stat.size, mtimeMs: stat.mtimeMs };
+    });
+    if (inputs.length) {
+      const manifest: BundleManifest = { out, inputs };
+      writeFileSync(`${manifestFile}.${process.pid}.tmp`, JSON.stringify(manifest));
+      renameSync(`${manifestFile}.${process.pid}.tmp`, manifestFile);
+    }
     bundledScript = out;
   } catch {
     bundledScript = null;
   }
   return bundledScript;
+}
+
+/** The bundle named by the manifest when it exists and none of its inputs changed size or mtime. */
+function reusableBundle(manifestFile: string): string | null {
+  try {
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as BundleManifest;
+    if (!existsSync(manifest.out) || !manifest.inputs.length) return null;
+    for (const input of manifest.inputs) {
+      const stat = statSync(input.file);
+      if (stat.size !== input.size || stat.mtimeMs !== input.mtimeMs) return null;
+    }
+    return manifest.out;
+  } catch {
+    return null;
+  }
 }
 
 /** Node flags minus the ones that load tsx (`--import tsx`, `--import=tsx`, `--require`/`--loader` alike). */
