@@ -120,6 +120,8 @@ export class SqliteSymbolStore implements SymbolStore {
   private readonly packageIds = new Map<string, number>();
   /** Set while a first build loads an empty store (see SymbolStore.bulkLoad). */
   private bulk = false;
+  /** Names committed during the bulk load: names are never deleted, so a repeat skips its INSERT OR IGNORE. */
+  private readonly loadedNames = new Set<string>();
 
   private constructor(db: Database.Database) {
     this.db = db;
@@ -313,7 +315,7 @@ export class SqliteSymbolStore implements SymbolStore {
       for (const statement of dropText) statement.run(id);
       dropSymbols.run(id);
     };
-    this.db.transaction(() => {
+    const apply = this.db.transaction(() => {
       for (const file of removed) {
         const row = fileId.get(file) as { id: number } | undefined;
         if (!row) continue;
@@ -337,12 +339,22 @@ export class SqliteSymbolStore implements SymbolStore {
             symbol.definition ? 1 : 0, symbol.forwardDeclaration ? 1 : 0, update.external ? 1 : 0, rankOf(update.external, symbol.definition),
             JSON.stringify(symbol.bases), symbol.language, packageId,
           );
-          const name = insertName.run(symbol.name, symbol.name.toLowerCase(), humpSegments(symbol.name)[0] ?? '', humps);
-          if (name.changes > 0) insertNameText.run(name.lastInsertRowid, symbol.name);
+          if (!this.loadedNames.has(symbol.name)) {
+            const name = insertName.run(symbol.name, symbol.name.toLowerCase(), humpSegments(symbol.name)[0] ?? '', humps);
+            if (name.changes > 0) insertNameText.run(name.lastInsertRowid, symbol.name);
+            if (this.bulk) this.loadedNames.add(symbol.name);
+          }
           insertSig.run(lastInsertRowid, signatureText(symbol.signature, symbol.returnType));
         });
       }
-    })();
+    });
+    try {
+      apply();
+    } catch (error) {
+      // A rolled-back batch may have named names it never committed.
+      this.loadedNames.clear();
+      throw error;
+    }
   }
 
   async registerPackages(packages: PackageRef[]): Promise<void> {
@@ -373,6 +385,7 @@ export class SqliteSymbolStore implements SymbolStore {
   async bulkLoad(on: boolean): Promise<void> {
     if (on === this.bulk || !this.db.open) return;
     this.bulk = on;
+    this.loadedNames.clear();
     // WAL commits are write()s to the OS: a process kill loses none of them with or without fsync.
     this.db.pragma(on ? 'synchronous = OFF' : 'synchronous = NORMAL');
     // The checkpoint under NORMAL syncs the log and the database, covering what OFF left unsynced.
