@@ -64,7 +64,8 @@ function bundledWorker(): string | null {
     const source = fileURLToPath(new URL('./parse-worker.ts', import.meta.url));
     // Inside the repository, so the external packages resolve from its node_modules.
     const dir = path.resolve(path.dirname(source), '../../node_modules/.cache/plumb');
-    const manifestFile = path.join(dir, 'parse-worker.json');
+    // One manifest per checkout: worktrees sharing node_modules must not reuse each other's bundle.
+    const manifestFile = path.join(dir, `parse-worker-${createHash('sha1').update(source).digest('hex').slice(0, 12)}.json`);
     const cached = reusableBundle(manifestFile);
     if (cached) return (bundledScript = cached);
     const esbuild = createRequire(import.meta.url)('esbuild') as EsbuildApi;
