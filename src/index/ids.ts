@@ -1,5 +1,10 @@
-import { createHash } from 'node:crypto';
+import crypto, { createHash } from 'node:crypto';
 import type { ExtractedSymbol } from './types.js';
+
+/** One-shot hashing (Node 20.12+) is twice as fast as a Hash object per symbol; older Node 20 falls back. */
+const sha1Base64url: (text: string) => string = typeof crypto.hash === 'function'
+  ? (text) => crypto.hash('sha1', text, 'base64url')
+  : (text) => createHash('sha1').update(text).digest('base64url');
 
 /**
  * Stable ids: a hash of file, qualified name, kind and the ordinal among same-named symbols of
@@ -12,7 +17,7 @@ export function symbolIds(file: string, symbols: readonly ExtractedSymbol[]): st
     const key = `${symbol.qualifiedName}\u0000${symbol.kind}${symbol.forwardDeclaration ? '\u0000fwd' : ''}`;
     const ordinal = seen.get(key) ?? 0;
     seen.set(key, ordinal + 1);
-    return createHash('sha1').update(`${file}\u0000${key}\u0000${ordinal}`).digest('base64url').slice(0, 12);
+    return sha1Base64url(`${file}\u0000${key}\u0000${ordinal}`).slice(0, 12);
   });
 }
 
