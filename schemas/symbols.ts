@@ -80,5 +80,6 @@ export const SymbolSearchResponse = Type.Object({
   query: Type.String(),
   results: Type.Array(IndexSymbol),
   ...Envelope,
+  countsCapped: Type.Optional(Type.Boolean({ description: 'true when counting stopped at 10,000 matches (a generic query such as `get`): totalMatches and forwardDeclarations are then lower bounds, and truncated is true. Absent when the counts are exact, which they always are with include_forward_declarations=true' })),
 });
 export type SymbolSearchResponse = Static<typeof SymbolSearchResponse>;

@@ -3,6 +3,7 @@ import type { IndexSymbol, SymbolSearchResponse } from '../../schemas/symbols.js
 import type { PackageSymbolsResponse, PackagesResponse } from '../../schemas/packages.js';
 import { displayKind } from '../kinds.js';
 import { markdownTable } from './markdown.js';
+import { COUNT_CAP } from '../index/store.js';
 
 const number = new Intl.NumberFormat('en-US');
 
@@ -12,6 +13,7 @@ interface ListEnvelope {
   totalMatches: number;
   truncated: boolean;
   forwardDeclarations: number;
+  countsCapped?: boolean;
   partial?: boolean;
   reason?: string;
 }
@@ -21,9 +23,12 @@ function summary(list: ListEnvelope, noun: string, forwardIncluded: boolean): st
   const lines: string[] = [];
   const shown = list.results.length;
   const range = list.offset > 0 ? `${number.format(list.offset + 1)}-${number.format(list.offset + shown)}` : number.format(shown);
+  // A capped count is a lower bound: `10,000+`.
+  const plus = list.countsCapped ? '+' : '';
   lines.push(list.truncated || list.offset > 0
-    ? `Showing ${range} of ${number.format(list.totalMatches)} ${noun}${list.truncated ? ' (truncated: raise offset for more)' : ''}.`
-    : `${number.format(list.totalMatches)} ${noun}.`);
+    ? `Showing ${range} of ${number.format(list.totalMatches)}${plus} ${noun}${list.truncated ? ' (truncated: raise offset for more)' : ''}.`
+    : `${number.format(list.totalMatches)}${plus} ${noun}.`);
+  if (list.countsCapped) lines.push(`Counting stopped at ${number.format(COUNT_CAP)} matches: the counts are lower bounds.`);
   if (list.forwardDeclarations > 0) {
     lines.push(forwardIncluded
       ? `${number.format(list.forwardDeclarations)} forward declaration${list.forwardDeclarations === 1 ? '' : 's'} listed last.`

@@ -15,6 +15,7 @@ import type {
   FileState, FileUpdate, MatchTier, PackageInfo, PackageRef, PackageSymbolsSpec, SearchHit, SearchPage, SearchSpec,
   StoreCounts, StoredSymbol, SymbolFilters, SymbolStore,
 } from './store.js';
+import { COUNT_CAP } from './store.js';
 import type { LanguageId, Parameter } from './types.js';
 
 /** Bump when the tables, or what the extractor stores in them, change: a mismatch rebuilds. */
@@ -154,11 +155,15 @@ export class SqliteSymbolStore implements SymbolStore {
 
   async search(spec: SearchSpec): Promise<SearchPage> {
     const end = spec.offset + spec.limit;
+    // Counting stops near COUNT_CAP (never below the page's end) unless forward declarations are listed, whose offsets need every count.
+    const cap = spec.includeForwardDeclarations ? Infinity : Math.max(COUNT_CAP, end + 1);
+    let counted = 0;
+    let capped = false;
     // Each tier once: a tier the page may reach is read as narrow rows (count and order from them) when small, else counted.
     let before = 0;
     const tiers = spec.tiers.flatMap((tier) => {
       const source = tierSource(tier, spec);
-      if (!source) return [];
+      if (!source || capped) return [];
       let rows: NarrowRow[] | undefined;
       if (before < end || spec.includeForwardDeclarations) {
         const found = this.statement(`SELECT s.id, s.fwd, s.rank, s.name, s.file_id, s.nl, s.nc FROM ${source.from} WHERE ${source.where} LIMIT ${NARROW_MAX + 1}`)
@@ -170,12 +175,31 @@ export class SqliteSymbolStore implements SymbolStore {
       if (rows) {
         fwd = rows.reduce((n, row) => n + row[1], 0);
         main = rows.length - fwd;
+      } else if (cap === Infinity) {
+        const all = this.statement(`SELECT count(*) AS n, coalesce(sum(s.fwd), 0) AS f FROM ${source.from} WHERE ${source.where}`).get(...source.params) as { n: number; f: number };
+        fwd = all.f;
+        main = all.n - all.f;
+      } else if (before < end) {
+        // The page reaches this large tier: its own count goes at least to the page's end, so the offset inside it stays exact.
+        const mainLimit = Math.max(cap - counted, end - before);
+        main = this.countUpTo(source, 0, mainLimit);
+        const fwdLimit = Math.max(cap - counted - main, 0);
+        fwd = this.countUpTo(source, 1, fwdLimit);
+        if (main >= mainLimit || fwd >= fwdLimit) capped = true;
       } else {
-        const counted = this.statement(`SELECT count(*) AS n, coalesce(sum(s.fwd), 0) AS f FROM ${source.from} WHERE ${source.where}`).get(...source.params) as { n: number; f: number };
-        fwd = counted.f;
-        main = counted.n - counted.f;
+        const budget = cap - counted;
+        if (budget <= 0) {
+          capped = true;
+          return [];
+        }
+        const some = this.statement(`SELECT count(*) AS n, coalesce(sum(fwd), 0) AS f FROM (SELECT s.fwd AS fwd FROM ${source.from} WHERE ${source.where} LIMIT ?)`)
+          .get(...source.params, budget) as { n: number; f: number };
+        fwd = some.f;
+        main = some.n - some.f;
+        if (some.n >= budget) capped = true;
       }
       before += main;
+      counted += main + fwd;
       return [{ tier, source, rows, main, fwd }];
     });
     const totalMatches = tiers.reduce((sum, t) => sum + t.main, 0);
@@ -212,7 +236,13 @@ export class SqliteSymbolStore implements SymbolStore {
       const row = byId.get(id);
       if (row) results.push({ symbol: toSymbol(row), tier });
     }
-    return { results, totalMatches, forwardDeclarations };
+    return capped ? { results, totalMatches, forwardDeclarations, countsCapped: true } : { results, totalMatches, forwardDeclarations };
+  }
+
+  /** Matches of one tier with this fwd, counting no further than `limit`. */
+  private countUpTo(source: TierSql, fwd: number, limit: number): number {
+    if (limit <= 0) return 0;
+    return this.statement(`SELECT count(*) FROM (SELECT 1 FROM ${source.from} WHERE ${source.where} AND s.fwd = ${fwd} LIMIT ?)`).pluck().get(...source.params, limit) as number;
   }
 
   async symbolById(id: string): Promise<StoredSymbol | undefined> {

@@ -90,7 +90,15 @@ export interface SearchPage {
   totalMatches: number;
   /** Forward declarations that matched (grouped out unless asked for). */
   forwardDeclarations: number;
+  /** true when counting stopped at COUNT_CAP: totalMatches and forwardDeclarations are lower bounds. */
+  countsCapped?: boolean;
 }
+
+/**
+ * Search counts matches up to about this many: exact counts of a generic query (`get`: 90,000
+ * substring matches) cost tens of milliseconds, more than the page itself.
+ */
+export const COUNT_CAP = 10_000;
 
 export interface FileState {
   size: number;

@@ -60,6 +60,7 @@ export async function searchSymbols(services: Services, query: SymbolSearchQuery
     totalMatches: page.totalMatches,
     truncated: offset + page.results.length < listed,
     forwardDeclarations: page.forwardDeclarations,
+    ...(page.countsCapped ? { countsCapped: true } : {}),
     ...partialOf(services),
     source: 'index',
     elapsedMs: elapsed(started),

@@ -1,0 +1,68 @@
+/**
+ * Counting in SqliteSymbolStore.search: exact up to COUNT_CAP, then a flagged lower bound, with
+ * the same page either way; exact again whenever forward declarations are listed.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import t from 'tap';
+import { SqliteSymbolStore, trigramMatch } from '../../src/index/sqlite-store.js';
+import { COUNT_CAP, MATCH_TIERS, type SearchSpec } from '../../src/index/store.js';
+import type { ExtractedSymbol } from '../../src/index/types.js';
+import { symbolSearchMarkdown } from '../../src/format/symbols.js';
+
+function symbol(name: string, line: number, forwardDeclaration = false): ExtractedSymbol {
+  const range = { start: { line, column: 1 }, end: { line, column: 1 + name.length } };
+  return {
+    name, kind: forwardDeclaration ? 'class' : 'function', containers: [], qualifiedName: name, containingType: null, range, selectionRange: range,
+    signature: `void ${name}()`, parameters: [], returnType: 'void', doc: null, definition: !forwardDeclaration, forwardDeclaration, bases: [], language: 'cpp',
+  };
+}
+
+t.test('a generic query counts up to the cap, flags it, and keeps the page', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'plumb-counts-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const store = SqliteSymbolStore.open({ file: path.join(dir, 'index.sqlite') });
+  t.teardown(() => store.close());
+  // 60 exact matches fill the page; 12,000 prefix matches and 30 forward declarations lie past it.
+  const symbols = [
+    ...Array.from({ length: 60 }, (_, i) => symbol('get', i + 1)),
+    ...Array.from({ length: COUNT_CAP + 2_000 }, (_, i) => symbol(`getValue${i}`, i + 100)),
+    ...Array.from({ length: 30 }, (_, i) => symbol(`getThing${i}`, i + 20_000, true)),
+  ];
+  await store.write([{ file: 'a.cpp', size: 1, mtimeMs: 1, hash: 'h', language: 'cpp', package: { name: 'ws', path: '.', manifest: null, external: false }, external: false, symbols }], []);
+  const spec: SearchSpec = { name: 'get', tiers: MATCH_TIERS, offset: 0, limit: 50, includeForwardDeclarations: false };
+
+  const capped = await store.search(spec);
+  t.equal(capped.countsCapped, true);
+  t.ok(capped.totalMatches + capped.forwardDeclarations >= COUNT_CAP, 'counted up to the cap');
+  t.ok(capped.totalMatches <= 60 + COUNT_CAP + 2_000, 'a lower bound');
+  t.same(capped.results.map((hit) => hit.tier), Array(50).fill('exact'));
+
+  const exact = await store.search({ ...spec, includeForwardDeclarations: true });
+  t.equal(exact.countsCapped, undefined, 'listing forward declarations counts everything');
+  t.equal(exact.totalMatches, 60 + COUNT_CAP + 2_000);
+  t.equal(exact.forwardDeclarations, 30);
+  t.same(exact.results.map((hit) => hit.symbol.id), capped.results.map((hit) => hit.symbol.id), 'the same page');
+
+  // A page beyond the cap still counts up to its own end and lists the right symbols.
+  const far = await store.search({ ...spec, offset: COUNT_CAP + 1_000, limit: 10 });
+  const farExact = await store.search({ ...spec, offset: COUNT_CAP + 1_000, limit: 10, includeForwardDeclarations: true });
+  t.same(far.results.map((hit) => hit.symbol.id), farExact.results.map((hit) => hit.symbol.id));
+  t.equal(far.results.length, 10);
+
+  const markdown = symbolSearchMarkdown({ query: 'get', results: [], limit: 50, offset: 0, totalMatches: 10_020, truncated: true, forwardDeclarations: 0, countsCapped: true, source: 'index', elapsedMs: 1 });
+  t.match(markdown, 'of 10,020+ matches');
+  t.match(markdown, 'Counting stopped at 10,000 matches');
+
+  const narrow = await store.search({ ...spec, name: 'getValue1999' });
+  t.equal(narrow.countsCapped, undefined, 'a specific query counts exactly');
+});
+
+t.test('trigramMatch: non-overlapping trigrams of an ASCII query, the phrase otherwise', async (t) => {
+  t.equal(trigramMatch('Matcher'), '"mat" AND "che" AND "her"');
+  t.equal(trigramMatch('abcdef'), '"abc" AND "def"');
+  t.equal(trigramMatch('get'), '"get"');
+  t.equal(trigramMatch('Größe'), '"Größe"');
+  t.equal(trigramMatch('a"bcd'), '"a""b" AND "bcd"');
+});
