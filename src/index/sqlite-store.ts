@@ -517,8 +517,10 @@ function filterSql(filters: SymbolFilters, qualifier: string | undefined): SqlPa
     params.push(filters.containingType);
   }
   if (qualifier) {
-    parts.push('plumb_qualified(s.qualified_name, s.name, ?)');
-    params.push(qualifier);
+    // qualifierMatches in SQL (no JavaScript call per candidate): `qualifier.name` is the whole normalized qualified name or its tail after a `.`.
+    const normalized = "replace(replace(s.qualified_name, '::', '.'), '#', '.')";
+    parts.push(`(${normalized} = ? || '.' || s.name OR substr(${normalized}, -(length(s.name) + length(?) + 2)) = '.' || ? || '.' || s.name)`);
+    params.push(qualifier, qualifier, qualifier);
   }
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
 }
