@@ -24,6 +24,9 @@ export type ParseResult =
   | { id: number; outcome: 'unchanged'; hash: string; size: number }
   | { id: number; outcome: 'failed'; error: string };
 
+/** Waiting tasks beyond which another thread is started (up to the pool's size). */
+const SPAWN_BACKLOG = 16;
+
 /** Tasks handed to a worker at once, so it never waits on the main thread between files. */
 const IN_FLIGHT_PER_WORKER = 16;
 
@@ -132,6 +135,7 @@ export class ParsePool {
   private readonly script: URL | string;
   private readonly workerOptions: WorkerOptions;
   private nextId = 1;
+  private readonly maxSize: number;
   private crashes = 0;
   private closed = false;
 
@@ -152,7 +156,9 @@ export class ParsePool {
       this.script = new URL('./parse-worker.js', import.meta.url);
       this.workerOptions = {};
     }
-    for (let i = 0; i < Math.max(1, size); i++) this.slots.push(this.spawn());
+    this.maxSize = Math.max(1, size);
+    // More threads only once a backlog shows they pay for their start-up (a runtime and grammars each).
+    this.slots.push(this.spawn());
   }
 
   get size(): number {
@@ -205,6 +211,7 @@ export class ParsePool {
   }
 
   private pump(): void {
+    if (this.queue.length > SPAWN_BACKLOG && this.slots.length < this.maxSize && !this.closed) this.slots.push(this.spawn());
     for (const slot of this.slots) {
       while (slot.running.size < IN_FLIGHT_PER_WORKER && this.queue.length > 0) {
         const pending = this.queue.shift() as Pending;
