@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import type { NormalizedKind } from '../kinds.js';
 import { VERSION } from '../version.js';
 import { symbolIds } from './ids.js';
-import { fuzzyMatches, fuzzyPattern, humpSegments, humpsOf, prefixEnd, qualifierMatches, queryHumps, rankOf } from './ranking.js';
+import { fuzzyMatches, fuzzyPattern, humpSegments, humpsOf, prefixEnd, queryHumps, rankOf } from './ranking.js';
 import type {
   FileState, FileUpdate, MatchTier, PackageInfo, PackageRef, PackageSymbolsSpec, SearchHit, SearchPage, SearchSpec,
   StoreCounts, StoredSymbol, SymbolFilters, SymbolStore,
@@ -451,8 +451,6 @@ function openDatabase(file: string): Database.Database {
   // Modest: mapped pages count in the service's RSS, and the page cache serves reads well enough.
   db.pragma('mmap_size = 268435456');
   db.function('plumb_camel', { deterministic: true }, (name: unknown, query: unknown) => (fuzzyMatches(String(name), String(query)) ? 1 : 0));
-  db.function('plumb_qualified', { deterministic: true }, (qualifiedName: unknown, name: unknown, qualifier: unknown) =>
-    qualifierMatches(String(qualifiedName), String(name), String(qualifier)) ? 1 : 0);
   return db;
 }
 

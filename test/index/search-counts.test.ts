@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { SqliteSymbolStore, trigramMatch } from '../../src/index/sqlite-store.js';
+import { qualifierMatches } from '../../src/index/ranking.js';
 import { COUNT_CAP, MATCH_TIERS, type SearchSpec } from '../../src/index/store.js';
 import type { ExtractedSymbol } from '../../src/index/types.js';
 import { symbolSearchMarkdown } from '../../src/format/symbols.js';
@@ -57,6 +58,20 @@ t.test('a generic query counts up to the cap, flags it, and keeps the page', asy
 
   const narrow = await store.search({ ...spec, name: 'getValue1999' });
   t.equal(narrow.countsCapped, undefined, 'a specific query counts exactly');
+});
+
+t.test('a qualified query keeps what qualifierMatches keeps', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'plumb-qualified-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const store = SqliteSymbolStore.open({ file: path.join(dir, 'index.sqlite') });
+  t.teardown(() => store.close());
+  const qualifiedNames = ['leveldb::Iterator', 'ns::leveldb::Iterator', 'myleveldb::Iterator', 'leveldb.Iterator', 'x#leveldb::Iterator', 'Iterator', 'leveldb::sub::Iterator', 'a.b.leveldb.Iterator'];
+  const symbols = qualifiedNames.map((qualifiedName, i) => ({ ...symbol('Iterator', i + 1), qualifiedName }));
+  await store.write([{ file: 'q.cpp', size: 1, mtimeMs: 1, hash: 'h', language: 'cpp', package: { name: 'ws', path: '.', manifest: null, external: false }, external: false, symbols }], []);
+  for (const qualifier of ['leveldb', 'ns.leveldb', 'b.leveldb', 'sub']) {
+    const page = await store.search({ name: 'Iterator', qualifier, tiers: ['exact'], offset: 0, limit: 50, includeForwardDeclarations: false });
+    t.same(page.results.map((hit) => hit.symbol.qualifiedName).sort(), qualifiedNames.filter((qn) => qualifierMatches(qn, 'Iterator', qualifier)).sort(), qualifier);
+  }
 });
 
 t.test('trigramMatch: non-overlapping trigrams of an ASCII query, the phrase otherwise', async (t) => {
