@@ -83,35 +83,33 @@ export function manifestName(file: string, text: string): string | undefined {
 
 /** `key = "value"` inside `[table]` of a TOML file (enough for manifest names). */
 function tomlString(text: string, table: string, key: string): string | undefined {
-  let current = '';
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
-    const header = /^\[\s*([^\]]+?)\s*\]$/.exec(line);
-    if (header) {
-      current = header[1];
-      continue;
-    }
-    if (current !== table) continue;
-    const match = new RegExp(`^${key.replace(/\./g, '\\.')}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`).exec(line);
+  const pattern = new RegExp(`^${key.replace(/\./g, '\\.')}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`);
+  for (const line of sectionLines(text, table)) {
+    const match = pattern.exec(line);
     if (match) return (match[1] ?? match[2]).trim() || undefined;
   }
   return undefined;
 }
 
+/** `key = value` or `key: value` inside `[section]` of an INI file (setup.cfg). */
 function iniValue(text: string, section: string, key: string): string | undefined {
+  const pattern = new RegExp(`^${key}\\s*[=:]\\s*(.+)$`);
+  for (const line of sectionLines(text, section)) {
+    const match = pattern.exec(line);
+    if (match) return match[1].trim() || undefined;
+  }
+  return undefined;
+}
+
+/** The trimmed lines under a `[section]` header of a TOML or INI file. */
+function* sectionLines(text: string, section: string): Generator<string> {
   let current = '';
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
     const header = /^\[\s*([^\]]+?)\s*\]$/.exec(line);
-    if (header) {
-      current = header[1];
-      continue;
-    }
-    if (current !== section) continue;
-    const match = new RegExp(`^${key}\\s*[=:]\\s*(.+)$`).exec(line);
-    if (match) return match[1].trim() || undefined;
+    if (header) current = header[1];
+    else if (current === section) yield line;
   }
-  return undefined;
 }
 
 /** The project's own artifactId: the first one outside <parent>, <dependencies>, <build> and the like. */

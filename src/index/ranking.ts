@@ -10,23 +10,7 @@
  * followed by a lower-case letter, and after `_`, `$` or any other separator.
  */
 export function humpsOf(name: string): string {
-  let out = '';
-  let previous = '';
-  for (let i = 0; i < name.length; i++) {
-    const ch = name[i];
-    if (!isAlnum(ch)) {
-      previous = ch;
-      continue;
-    }
-    const next = name[i + 1] ?? '';
-    const starts =
-      previous === '' || !isAlnum(previous) ||
-      (isUpper(ch) && (isLower(previous) || isDigit(previous))) ||
-      (isUpper(ch) && isUpper(previous) && isLower(next));
-    if (starts) out += ch.toLowerCase();
-    previous = ch;
-  }
-  return out;
+  return humpSegments(name).map((segment) => segment[0]).join('');
 }
 
 /**
