@@ -1,7 +1,7 @@
 /**
  * /outline latency per language on real code: the first request (server start, indexing,
  * first didOpen) and warm requests on the same file, in process through app.inject().
- *   npx tsx bench/outline.ts
+ *   npm run bench:outline
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
