@@ -6,6 +6,7 @@ import type { ChildSymbol, ChildrenQuery, ChildrenResponse } from '../../schemas
 import type { Position } from '../../schemas/common.js';
 import type { WorkspaceFile } from '../workspace.js';
 import { checkPosition, loadDocumentSymbols, rangeHolds, rangeSize, readLines, type SymbolNode } from './document-symbols.js';
+import { elapsedMs } from './elapsed.js';
 
 export interface ChildrenOptions {
   file: string;
@@ -63,7 +64,7 @@ export async function getChildren(services: Services, options: ChildrenOptions):
     depth: maxDepth === Infinity ? 'all' : maxDepth,
     results,
     hover,
-    elapsedMs: Math.round((performance.now() - started) * 100) / 100,
+    elapsedMs: elapsedMs(started),
   };
 }
 

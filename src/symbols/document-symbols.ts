@@ -63,7 +63,7 @@ function nestByContainment(flat: SymbolNode[]): SymbolNode[] {
   const roots: SymbolNode[] = [];
   const stack: SymbolNode[] = [];
   for (const node of sorted) {
-    while (stack.length > 0 && !rangeContains(stack[stack.length - 1].range, node.range)) stack.pop();
+    while (stack.length > 0 && !rangeEncloses(stack[stack.length - 1].range, node.range)) stack.pop();
     (stack.length > 0 ? stack[stack.length - 1].children : roots).push(node);
     stack.push(node);
   }
@@ -74,7 +74,8 @@ export function comparePositions(a: Position, b: Position): number {
   return a.line - b.line || a.column - b.column;
 }
 
-export function rangeContains(outer: Range, inner: Range): boolean {
+/** Whether `outer` holds all of `inner` (nesting flat symbol lists). */
+export function rangeEncloses(outer: Range, inner: Range): boolean {
   return comparePositions(outer.start, inner.start) <= 0 && comparePositions(inner.end, outer.end) <= 0;
 }
 

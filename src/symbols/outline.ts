@@ -1,6 +1,7 @@
 import type { OutlineNode, OutlineQuery, OutlineResponse } from '../../schemas/outline.js';
 import type { Services } from '../services.js';
 import { loadDocumentSymbols, readLines, type SymbolNode } from './document-symbols.js';
+import { elapsedMs } from './elapsed.js';
 
 export interface OutlineOptions {
   file: string;
@@ -55,7 +56,7 @@ export async function getOutline(services: Services, options: OutlineOptions): P
     source: 'lsp',
     results,
     ...(wanted.length > 0 ? { displayCodeFor: wanted.map((path) => ({ query: path.join('.'), matches: matches.get(path.join('.')) ?? 0 })) } : {}),
-    elapsedMs: Math.round((performance.now() - started) * 100) / 100,
+    elapsedMs: elapsedMs(started),
   };
 }
 

@@ -5,6 +5,7 @@
 import type { Services } from '../services.js';
 import type { PackageSymbolsQuery, PackageSymbolsResponse, PackagesQuery, PackagesResponse } from '../../schemas/packages.js';
 import { checkLimit, parseKinds, partialOf, resolvePackageName, toIndexSymbol } from './search.js';
+import { elapsedMs } from './elapsed.js';
 
 export async function listPackages(services: Services, query: PackagesQuery): Promise<PackagesResponse> {
   const started = performance.now();
@@ -23,7 +24,7 @@ export async function listPackages(services: Services, query: PackagesQuery): Pr
     forwardDeclarations: 0,
     ...partialOf(services),
     source: 'index',
-    elapsedMs: Math.round((performance.now() - started) * 100) / 100,
+    elapsedMs: elapsedMs(started),
   };
 }
 
@@ -47,6 +48,6 @@ export async function getPackageSymbols(services: Services, name: string, query:
     forwardDeclarations: page.forwardDeclarations,
     ...partialOf(services),
     source: 'index',
-    elapsedMs: Math.round((performance.now() - started) * 100) / 100,
+    elapsedMs: elapsedMs(started),
   };
 }

@@ -9,6 +9,7 @@ import { parseQuery } from '../index/ranking.js';
 import { MATCH_TIERS, type MatchTier, type StoredSymbol, type SymbolStore } from '../index/store.js';
 import type { IndexSymbol, SymbolSearchQuery, SymbolSearchResponse } from '../../schemas/symbols.js';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from '../../schemas/symbols.js';
+import { elapsedMs } from './elapsed.js';
 
 const EXACT_TIERS: readonly MatchTier[] = ['exact', 'exact_case_insensitive'];
 const QUALIFIED_TIERS: readonly MatchTier[] = ['exact', 'exact_case_insensitive', 'prefix'];
@@ -24,7 +25,7 @@ export async function searchSymbols(services: Services, query: SymbolSearchQuery
     const symbol = await store.symbolById(query.id);
     if (!symbol) throw new PlumbError('symbol_not_found', `Symbol with id '${query.id}' not found (the file changed or left the index); search by name again`, { details: { id: query.id } });
     const results = offset === 0 ? [toIndexSymbol(symbol)] : [];
-    return { query: query.query ?? '', results, limit, offset, totalMatches: 1, truncated: false, forwardDeclarations: 0, ...partialOf(services), source: 'index', elapsedMs: elapsed(started) };
+    return { query: query.query ?? '', results, limit, offset, totalMatches: 1, truncated: false, forwardDeclarations: 0, ...partialOf(services), source: 'index', elapsedMs: elapsedMs(started) };
   }
 
   const text = query.query?.trim() ?? '';
@@ -63,7 +64,7 @@ export async function searchSymbols(services: Services, query: SymbolSearchQuery
     ...(page.countsCapped ? { countsCapped: true } : {}),
     ...partialOf(services),
     source: 'index',
-    elapsedMs: elapsed(started),
+    elapsedMs: elapsedMs(started),
   };
 }
 
@@ -106,6 +107,3 @@ export function toIndexSymbol(symbol: StoredSymbol): IndexSymbol {
   return { ...symbol };
 }
 
-function elapsed(started: number): number {
-  return Math.round((performance.now() - started) * 100) / 100;
-}
