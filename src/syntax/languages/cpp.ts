@@ -6,6 +6,7 @@ import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../../index/types.js';
 import { childOfType, compact, named, nestedDeclarations, textWithout, type NestedSearch } from './common.js';
+import { blankBodies, CPP_BODIES } from './bodies.js';
 import { blankCppMacros } from './cpp-macros.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
 
@@ -385,7 +386,7 @@ export const cpp: LanguageSpec = {
   grammar: 'cpp',
   separator: '::',
   commentTypes: new Set(['comment']),
-  prepare: blankCppMacros,
+  prepare: (source) => blankBodies(blankCppMacros(source), CPP_BODIES),
   declare,
   hidden: anonymousMembers,
   descend: DESCEND,

@@ -6,6 +6,7 @@ import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../../index/types.js';
 import { compact, looksConstant, named } from './common.js';
+import { blankBodies, GO_BODIES } from './bodies.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
 
 function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
@@ -142,6 +143,7 @@ function result(node: Node, ctx: ExtractContext): string | null {
 }
 
 export const go: LanguageSpec = {
+  prepare: (source) => blankBodies(source, GO_BODIES),
   grammar: 'go',
   separator: '.',
   commentTypes: new Set(['comment']),

@@ -8,6 +8,7 @@ import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../../index/types.js';
 import { compact, named, nestedDeclarations, type NestedSearch } from './common.js';
 import { splitTopLevel } from './typescript.js';
+import { blankBodies, RUST_BODIES } from './bodies.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
 
 const TYPES: Record<string, NormalizedKind> = {
@@ -108,6 +109,7 @@ function parameters(list: Node | null, ctx: ExtractContext): Parameter[] {
 }
 
 export const rust: LanguageSpec = {
+  prepare: (source) => blankBodies(source, RUST_BODIES),
   grammar: 'rust',
   separator: '::',
   commentTypes: new Set(['line_comment', 'block_comment']),

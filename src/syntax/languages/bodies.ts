@@ -1,0 +1,399 @@
+/**
+ * Blanks the insides of function bodies that can hold nothing the index keeps, keeping every
+ * offset and line break, so tree-sitter parses (and the walker visits) the declarations only.
+ * Most of a C, C++, Go or Rust file is function bodies, and the index wants none of their
+ * statements: without them a cold build parses a fraction of the text.
+ *
+ * A body is kept whole when its text holds one of the language's keep words (the same words
+ * that make the extractor search a body for local classes or nested functions), so what the
+ * extractor finds inside bodies is unchanged. Only braces whose head reads as a function head
+ * are candidates; a type, namespace or initializer brace is never blanked, only searched for
+ * bodies inside it. Strings, character literals, comments and (in C and C++) directive lines are
+ * skipped, so a brace in them counts for nothing.
+ */
+
+export interface BodyRules {
+  /** Lines starting with `#` are directives (C, C++): skipped whole, continuations included. */
+  directives?: boolean;
+  /** The language's raw string form, which may span lines and hold quotes. */
+  rawStrings?: 'cpp' | 'go' | 'rust';
+  /** A line break ends a statement after a word, literal or closing bracket (Go's semicolon rule). */
+  newlineEnds?: boolean;
+  /** Whether an ordinary "..." string may span lines (Rust). */
+  multilineStrings?: boolean;
+  /** Words in a head's top level that make its brace a type/namespace/impl body, never a function body. */
+  typeWords: ReadonlySet<string>;
+  /** Whether the brace after this head opens a function body. */
+  isBody(head: Head): boolean;
+  /** `X() : a_{1}, b_{2} {`: a brace right after a word that follows `:` or `,` initializes a member (C++). */
+  memberInitializers?: boolean;
+  /** Words before a brace that opens a type literal inside a function head (Go `func f() struct{} {`). */
+  literalTypes?: ReadonlySet<string>;
+  /** A body whose text contains one of these is kept whole. */
+  keepWords: readonly string[];
+  /**
+   * Written at the start of a blanked body so the grammar still reads a block: C++ parses
+   * `void f() {}` followed by a macro call as a brace initializer, but `{;}` only as a body.
+   */
+  filler?: string;
+}
+
+/** What the scanner saw of a statement head, from the last `;`, `{` or `}` to a `{`. */
+export interface Head {
+  /** A `(` at the head's top level (not inside brackets). */
+  paren: boolean;
+  /** One of the rules' type words at the head's top level. */
+  typeWord: boolean;
+  /** The head's first identifier. */
+  firstWord: string | null;
+  /** The first identifier that is `fn` or one of the type words (Rust). */
+  firstKeyword: string | null;
+  /** The identifier right before the brace, when nothing else stands between them. */
+  lastWord: string | null;
+  /** lastWord follows a `:` or `,` after the parameters: a member initializer's name. */
+  initializes: boolean;
+}
+
+/** C and C++: a parenthesized head without class/struct/union/enum/namespace/extern at its top level. */
+export const CPP_BODIES: BodyRules = {
+  directives: true,
+  rawStrings: 'cpp',
+  typeWords: new Set(['class', 'struct', 'union', 'enum', 'namespace', 'extern', 'concept']),
+  isBody: (head) => head.paren && !head.typeWord,
+  memberInitializers: true,
+  // cpp.ts LOCAL_SEARCH's words: a body that may hold a local type is parsed.
+  keepWords: ['class', 'struct', 'union', 'enum'],
+  filler: 'x;',
+};
+
+/** Go: the body of a `func` declaration (nothing inside a Go body is indexed). */
+export const GO_BODIES: BodyRules = {
+  rawStrings: 'go',
+  newlineEnds: true,
+  typeWords: new Set(),
+  isBody: (head) => head.firstWord === 'func' && head.lastWord !== 'interface' && head.lastWord !== 'struct',
+  literalTypes: new Set(['interface', 'struct']),
+  keepWords: [],
+};
+
+/** Rust: the body of an `fn` item; `impl`, `trait`, `mod` and type bodies are searched, not blanked. */
+export const RUST_BODIES: BodyRules = {
+  rawStrings: 'rust',
+  multilineStrings: true,
+  typeWords: new Set(['impl', 'trait', 'mod', 'struct', 'enum', 'union', 'macro_rules']),
+  isBody: (head) => head.firstKeyword === 'fn',
+  // rust.ts NESTED_SEARCH's words.
+  keepWords: ['fn ', 'struct', 'enum', 'union', 'trait', 'impl', 'mod '],
+};
+
+interface Frame {
+  /** Offset of the `{`. */
+  open: number;
+  body: boolean;
+  /** Ranges to blank found inside, passed up when this frame is not blanked whole. */
+  inner: Array<[number, number]>;
+  /** The head to go on with after the `}` (a brace inside parentheses or a Go type literal); null starts a new head. */
+  resume: HeadState | null;
+}
+
+interface HeadState extends Head {
+  parens: number;
+  brackets: number;
+  /** Depth inside a C++ `template <...>` parameter list, whose words (`class T`) are not the head's. */
+  angles: number;
+  afterTemplate: boolean;
+}
+
+function freshHead(): HeadState {
+  return { paren: false, typeWord: false, firstWord: null, firstKeyword: null, lastWord: null, initializes: false, parens: 0, brackets: 0, angles: 0, afterTemplate: false };
+}
+
+const isIdentStart = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c > 127;
+const isIdentPart = (c: number): boolean => isIdentStart(c) || (c >= 48 && c <= 57);
+
+/**
+ * When a comment, string, character literal or directive starts at `i`, the index right after it
+ * (the source length when it never ends); otherwise `i`.
+ */
+function skipLiteral(source: string, i: number, rules: BodyRules): number {
+  const c = source.charCodeAt(i);
+  if (c === 47 /* / */) {
+    const next = source.charCodeAt(i + 1);
+    if (next === 47) {
+      const end = source.indexOf('\n', i);
+      return end < 0 ? source.length : end;
+    }
+    if (next === 42) {
+      const end = source.indexOf('*/', i + 2);
+      return end < 0 ? source.length : end + 2;
+    }
+    return i;
+  }
+  if (c === 34 /* " */) return rawStringEnd(source, i, rules) ?? stringEnd(source, i, rules);
+  if (c === 39 /* ' */) {
+    // A character literal ('x', '\n', '\u1234'); otherwise a Rust lifetime or a C++ digit separator.
+    if (source.charCodeAt(i + 1) === 92) {
+      const end = source.indexOf('\'', i + 3);
+      return end > 0 && end < i + 14 ? end + 1 : i + 1;
+    }
+    return source.charCodeAt(i + 2) === 39 ? i + 3 : i + 1;
+  }
+  if (c === 96 /* ` */ && rules.rawStrings === 'go') {
+    const end = source.indexOf('`', i + 1);
+    return end < 0 ? source.length : end + 1;
+  }
+  if (c === 35 /* # */ && rules.directives && startsLine(source, i)) return directiveEnd(source, i);
+  return i;
+}
+
+/** The code before `start` ends with `,` or a single `:` (not `::`). */
+function followsSeparator(source: string, start: number): boolean {
+  let j = start - 1;
+  while (j >= 0 && (source.charCodeAt(j) === 32 || source.charCodeAt(j) === 9 || source.charCodeAt(j) === 10 || source.charCodeAt(j) === 13)) j--;
+  const c = source.charCodeAt(j);
+  return c === 44 || (c === 58 && source.charCodeAt(j - 1) !== 58);
+}
+
+/** Only spaces and tabs between the line start and `i`. */
+function startsLine(source: string, i: number): boolean {
+  for (let j = i - 1; j >= 0; j--) {
+    const c = source.charCodeAt(j);
+    if (c === 10) return true;
+    if (c !== 32 && c !== 9) return false;
+  }
+  return true;
+}
+
+/** The `}` matching the `{` at `open`, skipping literals; -1 when the file ends first. */
+function matchingBrace(source: string, open: number, rules: BodyRules): number {
+  let depth = 0;
+  const n = source.length;
+  for (let i = open; i < n; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 123) {
+      depth++;
+    } else if (c === 125) {
+      if (--depth === 0) return i;
+    } else if (c === 47 || c === 34 || c === 39 || c === 96 || c === 35) {
+      const end = skipLiteral(source, i, rules);
+      if (end > i) i = end - 1;
+    }
+  }
+  return -1;
+}
+
+/** The ranges (inside the braces) of the bodies to blank, in document order. */
+export function blankableBodies(source: string, rules: BodyRules): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  const stack: Frame[] = [];
+  let head = freshHead();
+  const n = source.length;
+  /** The last token could end a statement (a word, literal or closing bracket): Go puts a `;` after it at a line break. */
+  let ends = false;
+
+  const emit = (ranges: Array<[number, number]>): void => {
+    const target = stack.length ? stack[stack.length - 1].inner : out;
+    for (const range of ranges) target.push(range);
+  };
+
+  for (let i = 0; i < n; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 10) {
+      if (ends && rules.newlineEnds && head.parens === 0 && head.brackets === 0) head = freshHead();
+      ends = false;
+      continue;
+    }
+    if (c === 32 || c === 9 || c === 13 || c === 12 || c === 11) continue;
+    if (c === 47 || c === 34 || c === 39 || c === 96 || c === 35) {
+      const end = skipLiteral(source, i, rules);
+      if (end > i) {
+        i = end - 1;
+        // A comment between a word and a brace changes nothing; a string does.
+        if (c !== 47) {
+          head.lastWord = null;
+          ends = true;
+        }
+        continue;
+      }
+    }
+    ends = isIdentPart(c) || c === 41 || c === 93 || c === 125;
+    if (isIdentStart(c)) {
+      let j = i + 1;
+      while (j < n && isIdentPart(source.charCodeAt(j))) j++;
+      const word = source.slice(i, j);
+      i = j - 1;
+      if (head.parens === 0 && head.brackets === 0 && head.angles === 0) {
+        head.firstWord ??= word;
+        if (rules.typeWords.has(word)) head.typeWord = true;
+        if (head.firstKeyword === null && (word === 'fn' || rules.typeWords.has(word))) head.firstKeyword = word;
+        head.afterTemplate = word === 'template';
+      }
+      head.lastWord = word;
+      head.initializes = !!rules.memberInitializers && head.paren && head.parens === 0 && followsSeparator(source, i + 1 - word.length);
+      continue;
+    }
+    if (c >= 48 && c <= 57) {
+      // A number, with its suffixes and separators: no brace or quote inside.
+      let j = i + 1;
+      while (j < n && (isIdentPart(source.charCodeAt(j)) || source.charCodeAt(j) === 46 || source.charCodeAt(j) === 39)) j++;
+      i = j - 1;
+      head.lastWord = null;
+      continue;
+    }
+
+    switch (c) {
+      case 40: // (
+        if (head.parens === 0 && head.brackets === 0 && head.angles === 0) head.paren = true;
+        head.parens++;
+        break;
+      case 41: // )
+        if (head.parens > 0) head.parens--;
+        break;
+      case 91: // [
+        head.brackets++;
+        break;
+      case 93: // ]
+        if (head.brackets > 0) head.brackets--;
+        break;
+      case 60: // <
+        if (head.afterTemplate || head.angles > 0) head.angles++;
+        break;
+      case 62: // >
+        if (head.angles > 0) head.angles--;
+        break;
+      case 59: // ;
+        if (head.parens === 0 && head.brackets === 0) head = freshHead();
+        break;
+      case 123: { // {
+        const nested = head.parens > 0 || head.brackets > 0 || (head.initializes && head.lastWord !== null);
+        const body = !nested && head.angles === 0 && rules.isBody(head);
+        if (body) {
+          // Most bodies are clean: find the end with a plain brace count and blank at once.
+          const close = matchingBrace(source, i, rules);
+          if (close > 0 && !holdsWord(source, i + 1, close, rules.keepWords)) {
+            if (close > i + 1) emit([[i + 1, close]]);
+            i = close;
+            head = freshHead();
+            continue;
+          }
+        }
+        // A type literal in a function head (`func f() struct{ x int } {`): the head goes on after it.
+        const literal = !body && head.paren && head.lastWord !== null && !!rules.literalTypes?.has(head.lastWord);
+        stack.push({ open: i, body, inner: [], resume: nested || literal ? head : null });
+        head = freshHead();
+        continue;
+      }
+      case 125: { // }
+        const frame = stack.pop();
+        if (!frame) {
+          head = freshHead();
+          continue;
+        }
+        if (frame.body && !holdsWord(source, frame.open + 1, i, rules.keepWords)) {
+          if (i > frame.open + 1) emit([[frame.open + 1, i]]);
+        } else {
+          emit(frame.inner);
+        }
+        head = frame.resume ?? freshHead();
+        head.lastWord = null;
+        continue;
+      }
+      default:
+        break;
+    }
+    head.afterTemplate &&= c === 60;
+    head.lastWord = null;
+  }
+  // Braces never closed: their bodies' ends are unknown, but the closed ones inside are sound.
+  while (stack.length) emit(stack.pop()!.inner);
+  return out;
+}
+
+/** `source` with the insides of blankable bodies turned to spaces (line breaks kept). */
+export function blankBodies(source: string, rules: BodyRules): string {
+  const ranges = blankableBodies(source, rules);
+  if (!ranges.length) return source;
+  const parts: string[] = [];
+  const filler = rules.filler ?? '';
+  let at = 0;
+  for (const [from, to] of ranges) {
+    parts.push(source.slice(at, from));
+    // Line by line: each line's characters become spaces, its break stays.
+    let line = from;
+    let filled = !filler;
+    while (line < to) {
+      let end = source.indexOf('\n', line);
+      if (end < 0 || end > to) end = to;
+      const width = end - line;
+      if (!filled && width >= filler.length) {
+        parts.push(filler, spaces(width - filler.length));
+        filled = true;
+      } else {
+        parts.push(spaces(width));
+      }
+      if (end < to) parts.push('\n');
+      line = end + 1;
+    }
+    at = to;
+  }
+  parts.push(source.slice(at));
+  return parts.join('');
+}
+
+const SPACES = ' '.repeat(256);
+
+function spaces(width: number): string {
+  return width <= SPACES.length ? SPACES.slice(0, width) : ' '.repeat(width);
+}
+
+function holdsWord(source: string, from: number, to: number, words: readonly string[]): boolean {
+  if (!words.length) return false;
+  const body = source.slice(from, to);
+  return words.some((word) => body.includes(word));
+}
+
+/** End (exclusive) of a directive's logical line, backslash continuations included. */
+function directiveEnd(source: string, start: number): number {
+  let end = source.indexOf('\n', start);
+  while (end > 0 && source.charCodeAt(end - 1 - (source.charCodeAt(end - 1) === 13 ? 1 : 0)) === 92) end = source.indexOf('\n', end + 1);
+  return end < 0 ? source.length : end;
+}
+
+/** End (exclusive) of the "..." string at `open`; an unclosed one ends at the line break unless strings span lines. */
+function stringEnd(source: string, open: number, rules: BodyRules): number {
+  const n = source.length;
+  for (let i = open + 1; i < n; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 92) i++;
+    else if (c === 34) return i + 1;
+    else if (c === 10 && !rules.multilineStrings) return i;
+  }
+  return n;
+}
+
+/** End (exclusive) of a raw string whose opening quote is at `quote` (C++ R"d(...)d", Rust r#"..."#); undefined when it is not one. */
+function rawStringEnd(source: string, quote: number, rules: BodyRules): number | undefined {
+  if (rules.rawStrings === 'cpp') {
+    // R, u8R, uR, UR or LR right before the quote, not the end of a longer identifier.
+    if (source.charCodeAt(quote - 1) !== 82) return undefined;
+    let p = quote - 2;
+    if (source.charCodeAt(p) === 56 && source.charCodeAt(p - 1) === 117) p -= 2;
+    else if (source.charCodeAt(p) === 117 || source.charCodeAt(p) === 85 || source.charCodeAt(p) === 76) p--;
+    if (p >= 0 && isIdentPart(source.charCodeAt(p))) return undefined;
+    const paren = source.indexOf('(', quote);
+    if (paren < 0 || paren - quote > 17) return undefined;
+    const close = source.indexOf(`)${source.slice(quote + 1, paren)}"`, paren);
+    return close < 0 ? source.length : close + (paren - quote) + 1;
+  }
+  if (rules.rawStrings === 'rust') {
+    let hashes = 0;
+    while (source.charCodeAt(quote - 1 - hashes) === 35) hashes++;
+    let p = quote - 1 - hashes;
+    if (source.charCodeAt(p) !== 114) return undefined;
+    if (source.charCodeAt(p - 1) === 98) p--;
+    if (p > 0 && isIdentPart(source.charCodeAt(p - 1))) return undefined;
+    const close = source.indexOf(`"${'#'.repeat(hashes)}`, quote + 1);
+    return close < 0 ? source.length : close + 1 + hashes;
+  }
+  return undefined;
+}

@@ -1,0 +1,125 @@
+/**
+ * Function bodies blanked before parsing (src/syntax/languages/bodies.ts): which braces are
+ * blanked, which are only searched, and that blanking keeps every offset and line. The recall
+ * tests check the same on real trees against ctags.
+ */
+import t from 'tap';
+import { blankBodies, blankableBodies, CPP_BODIES, GO_BODIES, RUST_BODIES, type BodyRules } from '../../src/syntax/languages/bodies.js';
+import { extractSymbols } from '../../src/syntax/index.js';
+
+/** The text of each blanked range. */
+function blanked(source: string, rules: BodyRules): string[] {
+  return blankableBodies(source, rules).map(([from, to]) => source.slice(from, to).trim());
+}
+
+t.test('C++: method and function bodies are blanked, class and namespace bodies searched', async (t) => {
+  const source = [
+    'namespace ns {',
+    'template <class T> class Box : public Base<T> {',
+    ' public:',
+    '  int get() const { return value_; }',
+    '  Box() : value_{1} { init(); }',
+    '  T value_;',
+    '};',
+    'void Box<int>::reset(int v) {',
+    '  if (v) { value_ = v; }',
+    '}',
+    'enum class Color : int { kRed, kGreen };',
+    'extern "C" { int c_api(void); }',
+    'static const int kTable[] = { f(1), 2 };',
+    '}  // namespace ns',
+  ].join('\n');
+  t.same(blanked(source, CPP_BODIES), ['return value_;', 'init();', 'if (v) { value_ = v; }']);
+});
+
+t.test('C++: a body that may declare a local type is parsed whole', async (t) => {
+  const source = 'void f() {\n  struct Local { int x; };\n}\nvoid g() { h(); }\n';
+  t.same(blanked(source, CPP_BODIES), ['h();']);
+});
+
+t.test('C++: braces in strings, raw strings, characters, comments and directives count for nothing', async (t) => {
+  const source = [
+    'void f() {',
+    '  const char* a = "}";',
+    '  const char* b = R"x(}})x";',
+    '  char c = \'}\';',
+    '  // }',
+    '  /* } */',
+    '#define CLOSE }',
+    '  int d = 1\'000;',
+    '}',
+    'class After { void g() { x(); } };',
+  ].join('\n');
+  const ranges = blanked(source, CPP_BODIES);
+  t.equal(ranges.length, 2);
+  t.ok(ranges[0].startsWith('const char* a') && ranges[0].endsWith("int d = 1'000;"), ranges[0]);
+  t.equal(ranges[1], 'x();');
+});
+
+t.test('blanking keeps offsets and line breaks, and leaves a statement for the grammar', async (t) => {
+  const source = 'int f(int a) {\n  return a +\n    1;\n}\nint g() { return 2; }\n';
+  const out = blankBodies(source, CPP_BODIES);
+  t.equal(out.length, source.length);
+  t.same(out.split('\n').map((line) => line.length), source.split('\n').map((line) => line.length));
+  t.equal(out, 'int f(int a) {\nx;          \n      \n}\nint g() {x;         }\n');
+});
+
+t.test('Go: func bodies are blanked; type literals in a head and bodiless funcs are not bodies', async (t) => {
+  const source = [
+    'package p',
+    '//go:linkname now runtime.now',
+    'func now() (int64, int32)',
+    'var table = [...]byte{\'{\', 0}',
+    'type T struct {',
+    '\tf func() int',
+    '}',
+    'func (t *T) Set(m map[string]struct{}) interface{ M() } {',
+    '\treturn nil',
+    '}',
+    'func F[K interface{ ~int }](k K) {',
+    '\ts := `}`',
+    '\t_ = s',
+    '}',
+  ].join('\n');
+  t.same(blanked(source, GO_BODIES), ['return nil', 's := `}`\n\t_ = s']);
+});
+
+t.test('Rust: fn bodies are blanked; impl, trait and mod bodies are searched', async (t) => {
+  const source = [
+    'impl<F: Fn(u8)> Runner for F {',
+    '    fn run(&self) -> impl Iterator<Item = u8> { let s = r#"}"#; s.bytes() }',
+    '}',
+    "fn label<'a>(x: &'a str) -> char { '}' }",
+    'fn nested() { fn inner() {} }',
+  ].join('\n');
+  t.same(blanked(source, RUST_BODIES), ['let s = r#"}"#; s.bytes()', "'}'"]);
+});
+
+t.test('symbols come out the same with bodies blanked', async (t) => {
+  const source = [
+    '/// Doc for f.',
+    'int f(int a) {',
+    '  struct Local { int x; };',
+    '  return a;',
+    '}',
+    'class Widget {',
+    ' public:',
+    '  void draw() const { paint(); }',
+    '  MOCK_METHOD0(Size, int());',
+    '};',
+    'TEST(WidgetTest, Draws) {',
+    '  Widget w;',
+    '}',
+  ].join('\n');
+  const symbols = await extractSymbols('cpp', source);
+  t.same(symbols.map((s) => `${s.kind} ${s.qualifiedName} ${s.range.start.line}-${s.range.end.line}`), [
+    'function f 2-5',
+    'struct f::Local 3-3',
+    'field f::Local::x 3-3',
+    'class Widget 6-10',
+    'method Widget::draw 8-8',
+    'function TEST 11-13',
+  ]);
+  t.equal(symbols[0].doc, 'Doc for f.');
+  t.equal(symbols.find((s) => s.name === 'draw')?.signature, 'void draw() const');
+});
