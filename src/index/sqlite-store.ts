@@ -43,8 +43,6 @@ CREATE TABLE symbols (
   definition INTEGER NOT NULL, fwd INTEGER NOT NULL, external INTEGER NOT NULL, rank INTEGER NOT NULL,
   bases TEXT NOT NULL, language TEXT NOT NULL, package_id INTEGER NOT NULL
 );
-CREATE INDEX symbols_sid ON symbols (sid);
-CREATE INDEX symbols_file ON symbols (file_id);
 -- Distinct names (a third of the symbols or fewer): the fuzzy and substring tiers search these,
 -- then reach symbols through symbols_name. Never deleted: a stale name joins nothing.
 CREATE TABLE names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, name_lower TEXT NOT NULL, first TEXT NOT NULL, humps TEXT NOT NULL);
@@ -59,9 +57,29 @@ CREATE VIRTUAL TABLE sig_text USING fts5 (signature, tokenize = 'unicode61', con
  * what counting and ordering within a tier read, so those never touch the table rows.
  */
 const MIGRATIONS = `
-CREATE INDEX IF NOT EXISTS symbols_name ON symbols (name_lower, name, fwd, rank, file_id, nl, nc);
 DROP INDEX IF EXISTS symbols_name_lower;
 `;
+
+/**
+ * The symbols table's indexes. A first build drops them while it loads and makes each once at
+ * its end: one sort is several times cheaper than inserting keys in the order files arrive.
+ * Opening a database makes any that are missing (a build killed mid-load).
+ */
+const SYMBOL_INDEXES = `
+CREATE INDEX IF NOT EXISTS symbols_sid ON symbols (sid);
+CREATE INDEX IF NOT EXISTS symbols_file ON symbols (file_id);
+CREATE INDEX IF NOT EXISTS symbols_name ON symbols (name_lower, name, fwd, rank, file_id, nl, nc);
+`;
+const DROP_SYMBOL_INDEXES = 'DROP INDEX IF EXISTS symbols_sid; DROP INDEX IF EXISTS symbols_file; DROP INDEX IF EXISTS symbols_name;';
+
+/**
+ * Set in meta while signatures are not yet in sig_text: a bulk load fills it at its end, in one
+ * statement (the signature tier answers once the first build is done).
+ */
+const TEXT_PENDING = 'signatures_pending';
+const FILL_TEXT = `INSERT INTO sig_text (rowid, signature) SELECT id,
+  CASE WHEN return_type IS NOT NULL AND instr(signature, return_type) = 0 THEN signature || ' ' || return_type ELSE signature END
+  FROM symbols;`;
 
 /** Read as arrays (SymbolRow): better-sqlite3 builds an array several times faster than an object per row. */
 const SYMBOL_COLUMNS = `s.sid, s.name, s.kind, f.path AS file, s.sl, s.sc, s.el, s.ec, s.nl, s.nc, s.nel, s.nec,
@@ -141,6 +159,7 @@ export class SqliteSymbolStore implements SymbolStore {
       db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('version', fingerprint());
     }
     db.exec(MIGRATIONS);
+    finishLoad(db);
     return new SqliteSymbolStore(db);
   }
 
@@ -374,7 +393,7 @@ export class SqliteSymbolStore implements SymbolStore {
             if (name.changes > 0) insertNameText.run(name.lastInsertRowid, symbol.name);
             if (this.bulk) this.loadedNames.add(symbol.name);
           }
-          insertSig.run(lastInsertRowid, signatureText(symbol.signature, symbol.returnType));
+          if (!this.bulk) insertSig.run(lastInsertRowid, signatureText(symbol.signature, symbol.returnType));
         });
       }
     });
@@ -416,6 +435,15 @@ export class SqliteSymbolStore implements SymbolStore {
     if (on === this.bulk || !this.db.open) return;
     this.bulk = on;
     this.loadedNames.clear();
+    if (on) {
+      // Searches during the load scan the table instead; what is committed is still all found.
+      this.db.transaction(() => {
+        this.db.exec(DROP_SYMBOL_INDEXES);
+        this.statement('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(TEXT_PENDING, '1');
+      })();
+    } else {
+      finishLoad(this.db);
+    }
     // WAL commits are write()s to the OS: a process kill loses none of them with or without fsync.
     this.db.pragma(on ? 'synchronous = OFF' : 'synchronous = NORMAL');
     // The checkpoint under NORMAL syncs the log and the database, covering what OFF left unsynced.
@@ -452,6 +480,18 @@ function openDatabase(file: string): Database.Database {
   db.pragma('mmap_size = 268435456');
   db.function('plumb_camel', { deterministic: true }, (name: unknown, query: unknown) => (fuzzyMatches(String(name), String(query)) ? 1 : 0));
   return db;
+}
+
+/** Makes missing symbol indexes and fills sig_text when a bulk load left it pending. */
+function finishLoad(db: Database.Database): void {
+  db.transaction(() => {
+    db.exec(SYMBOL_INDEXES);
+    if (db.prepare('SELECT 1 FROM meta WHERE key = ?').get(TEXT_PENDING)) {
+      // Only an empty store starts a bulk load, so no signature predates it.
+      db.exec(FILL_TEXT);
+      db.prepare('DELETE FROM meta WHERE key = ?').run(TEXT_PENDING);
+    }
+  })();
 }
 
 function readVersion(db: Database.Database): string | undefined {

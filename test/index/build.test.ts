@@ -123,6 +123,12 @@ t.test('kill -9 during a build loses nothing committed; the next start resumes',
   t.ok(summary.filesParsed < summary.filesTotal, 'the resumed build parsed only the rest');
   const fresh = await openIndex(t, googletestCopy(t), tempDir(t, 'plumb-cache-'));
   t.equal(summary.symbols, (await fresh.build()).symbols, 'the resumed index holds what a cold build holds');
+  // The killed first build had left its indexes and signature text for its end: the reopened store makes them.
+  const bySignature = { ...exact('TestPartResult'), tiers: ['signature' as const] };
+  const resumed = await index.store.search(bySignature);
+  t.ok(resumed.totalMatches > 0, `${resumed.totalMatches} signatures mention TestPartResult after the resume`);
+  t.equal(resumed.totalMatches, (await fresh.store.search(bySignature)).totalMatches, 'as many as after a cold build');
+  t.ok((await index.store.symbolById(resumed.results[0].symbol.id)) !== undefined, 'ids resolve');
 });
 
 t.test('closing during a build returns promptly and stops the parser threads', async (t) => {
