@@ -4,7 +4,7 @@
  * tests check the same on real trees against ctags.
  */
 import t from 'tap';
-import { blankBodies, blankableBodies, CPP_BODIES, GO_BODIES, RUST_BODIES, type BodyRules } from '../../src/syntax/languages/bodies.js';
+import { blankBodies, blankableBodies, CPP_BODIES, GO_BODIES, JAVA_BODIES, RUST_BODIES, type BodyRules } from '../../src/syntax/languages/bodies.js';
 import { extractSymbols } from '../../src/syntax/index.js';
 
 /** The text of each blanked range. */
@@ -54,6 +54,21 @@ t.test('C++: braces in strings, raw strings, characters, comments and directives
   t.equal(ranges.length, 2);
   t.ok(ranges[0].startsWith('const char* a') && ranges[0].endsWith("int d = 1'000;"), ranges[0]);
   t.equal(ranges[1], 'x();');
+});
+
+t.test('Java: method bodies are blanked; enum constant bodies and anonymous classes are kept', async (t) => {
+  const source = [
+    'public enum Unit {',
+    '  SECONDS(1) { long toMillis(long d) { return d * 1000; } },',
+    '  MILLIS(2);',
+    '  Unit(int code) { this.code = code; }',
+    '  @SuppressWarnings("unchecked") public int code() { return code; }',
+    '  Runnable task() { return new Runnable() { public void run() { go(); } }; }',
+    '  String text() { return """',
+    '    }"""; }',
+    '}',
+  ].join('\n');
+  t.same(blanked(source, JAVA_BODIES), ['return d * 1000;', 'return code;', 'go();', 'return """\n    }""";']);
 });
 
 t.test('blanking keeps offsets and line breaks, and leaves a statement for the grammar', async (t) => {

@@ -15,8 +15,8 @@
 export interface BodyRules {
   /** Lines starting with `#` are directives (C, C++): skipped whole, continuations included. */
   directives?: boolean;
-  /** The language's raw string form, which may span lines and hold quotes. */
-  rawStrings?: 'cpp' | 'go' | 'rust';
+  /** The language's raw string form, which may span lines and hold quotes (Java: text blocks). */
+  rawStrings?: 'cpp' | 'go' | 'rust' | 'java';
   /** A line break ends a statement after a word, literal or closing bracket (Go's semicolon rule). */
   newlineEnds?: boolean;
   /** Whether an ordinary "..." string may span lines (Rust). */
@@ -31,6 +31,8 @@ export interface BodyRules {
   literalTypes?: ReadonlySet<string>;
   /** A body whose text contains one of these is kept whole. */
   keepWords: readonly string[];
+  /** A body whose text matches this is kept whole too. */
+  keepPattern?: RegExp;
   /**
    * Written at the start of a blanked body so the grammar still reads a block: C++ parses
    * `void f() {}` followed by a macro call as a brace initializer, but `{;}` only as a body.
@@ -46,12 +48,16 @@ export interface Head {
   typeWord: boolean;
   /** The head's first identifier. */
   firstWord: string | null;
+  /** Identifiers at the head's top level before its `(`, annotations (`@Override`) aside. */
+  words: number;
   /** The first identifier that is `fn` or one of the type words (Rust). */
   firstKeyword: string | null;
   /** The identifier right before the brace, when nothing else stands between them. */
   lastWord: string | null;
   /** lastWord follows a `:` or `,` after the parameters: a member initializer's name. */
   initializes: boolean;
+  /** lastWord is an annotation's name: a `(` after it holds the annotation's arguments. */
+  annotation: boolean;
 }
 
 /** C and C++: a parenthesized head without class/struct/union/enum/namespace/extern at its top level. */
@@ -64,6 +70,20 @@ export const CPP_BODIES: BodyRules = {
   // cpp.ts LOCAL_SEARCH's words: a body that may hold a local type is parsed.
   keepWords: ['class', 'struct', 'union', 'enum'],
   filler: 'x;',
+};
+
+/**
+ * Java: a method or constructor body (a type and a name, or modifiers and a name, before the
+ * parameters; `A(1) {` is an enum constant's class body). A body that may declare a local or
+ * anonymous class is parsed whole.
+ */
+export const JAVA_BODIES: BodyRules = {
+  rawStrings: 'java',
+  typeWords: new Set(['class', 'interface', 'enum', 'record', 'new']),
+  isBody: (head) => head.paren && !head.typeWord && head.words >= 2,
+  // java.ts LOCAL_SEARCH's words, `new` only where it opens an anonymous class body.
+  keepWords: ['class', 'interface', 'enum', 'record'],
+  keepPattern: /\bnew\b[^;]*?\)\s*\{/,
 };
 
 /** Go: the body of a `func` declaration (nothing inside a Go body is indexed). */
@@ -105,7 +125,7 @@ interface HeadState extends Head {
 }
 
 function freshHead(): HeadState {
-  return { paren: false, typeWord: false, firstWord: null, firstKeyword: null, lastWord: null, initializes: false, parens: 0, brackets: 0, angles: 0, afterTemplate: false };
+  return { paren: false, typeWord: false, firstWord: null, words: 0, firstKeyword: null, lastWord: null, initializes: false, annotation: false, parens: 0, brackets: 0, angles: 0, afterTemplate: false };
 }
 
 const isIdentStart = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c > 127;
@@ -221,14 +241,17 @@ export function blankableBodies(source: string, rules: BodyRules): Array<[number
       let j = i + 1;
       while (j < n && isIdentPart(source.charCodeAt(j))) j++;
       const word = source.slice(i, j);
+      const annotation = source.charCodeAt(i - 1) === 64;
       i = j - 1;
       if (head.parens === 0 && head.brackets === 0 && head.angles === 0) {
         head.firstWord ??= word;
+        if (!head.paren && !annotation) head.words++;
         if (rules.typeWords.has(word)) head.typeWord = true;
         if (head.firstKeyword === null && (word === 'fn' || rules.typeWords.has(word))) head.firstKeyword = word;
         head.afterTemplate = word === 'template';
       }
       head.lastWord = word;
+      head.annotation = annotation;
       head.initializes = !!rules.memberInitializers && head.paren && head.parens === 0 && followsSeparator(source, i + 1 - word.length);
       continue;
     }
@@ -243,7 +266,7 @@ export function blankableBodies(source: string, rules: BodyRules): Array<[number
 
     switch (c) {
       case 40: // (
-        if (head.parens === 0 && head.brackets === 0 && head.angles === 0) head.paren = true;
+        if (head.parens === 0 && head.brackets === 0 && head.angles === 0 && !(head.annotation && head.lastWord !== null)) head.paren = true;
         head.parens++;
         break;
       case 41: // )
@@ -270,7 +293,7 @@ export function blankableBodies(source: string, rules: BodyRules): Array<[number
         if (body) {
           // Most bodies are clean: find the end with a plain brace count and blank at once.
           const close = matchingBrace(source, i, rules);
-          if (close > 0 && !holdsWord(source, i + 1, close, rules.keepWords)) {
+          if (close > 0 && !holdsWord(source, i + 1, close, rules)) {
             if (close > i + 1) emit([[i + 1, close]]);
             i = close;
             head = freshHead();
@@ -289,7 +312,7 @@ export function blankableBodies(source: string, rules: BodyRules): Array<[number
           head = freshHead();
           continue;
         }
-        if (frame.body && !holdsWord(source, frame.open + 1, i, rules.keepWords)) {
+        if (frame.body && !holdsWord(source, frame.open + 1, i, rules)) {
           if (i > frame.open + 1) emit([[frame.open + 1, i]]);
         } else {
           emit(frame.inner);
@@ -346,10 +369,10 @@ function spaces(width: number): string {
   return width <= SPACES.length ? SPACES.slice(0, width) : ' '.repeat(width);
 }
 
-function holdsWord(source: string, from: number, to: number, words: readonly string[]): boolean {
-  if (!words.length) return false;
+function holdsWord(source: string, from: number, to: number, rules: BodyRules): boolean {
+  if (!rules.keepWords.length && !rules.keepPattern) return false;
   const body = source.slice(from, to);
-  return words.some((word) => body.includes(word));
+  return rules.keepWords.some((word) => body.includes(word)) || !!rules.keepPattern?.test(body);
 }
 
 /** End (exclusive) of a directive's logical line, backslash continuations included. */
@@ -384,6 +407,11 @@ function rawStringEnd(source: string, quote: number, rules: BodyRules): number |
     if (paren < 0 || paren - quote > 17) return undefined;
     const close = source.indexOf(`)${source.slice(quote + 1, paren)}"`, paren);
     return close < 0 ? source.length : close + (paren - quote) + 1;
+  }
+  if (rules.rawStrings === 'java') {
+    if (!source.startsWith('"""', quote)) return undefined;
+    const close = source.indexOf('"""', quote + 3);
+    return close < 0 ? source.length : close + 3;
   }
   if (rules.rawStrings === 'rust') {
     let hashes = 0;

@@ -6,6 +6,7 @@ import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../../index/types.js';
 import { compact, named, nestedDeclarations, type NestedSearch } from './common.js';
+import { blankBodies, JAVA_BODIES } from './bodies.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
 
 const TYPES: Record<string, NormalizedKind> = {
@@ -119,6 +120,7 @@ function parameters(list: Node | null, ctx: ExtractContext): Parameter[] {
 
 export const java: LanguageSpec = {
   grammar: 'java',
+  prepare: (source) => blankBodies(source, JAVA_BODIES),
   separator: '.',
   commentTypes: new Set(['block_comment', 'line_comment']),
   declare,
