@@ -19,6 +19,14 @@ export interface ParseTask {
   previousHash?: string;
 }
 
+/**
+ * What a parser thread posts: the symbols travel as one JSON string, which V8 writes and reads
+ * about twice as fast as a structured clone of the same objects (Go's std: 4.4 s of CPU → 2.4 s).
+ */
+export type WorkerResult =
+  | { id: number; outcome: 'parsed'; hash: string; size: number; symbolsJson: string }
+  | Exclude<ParseResult, { outcome: 'parsed' }>;
+
 export type ParseResult =
   | { id: number; outcome: 'parsed'; hash: string; size: number; symbols: ExtractedSymbol[] }
   | { id: number; outcome: 'unchanged'; hash: string; size: number }
@@ -183,10 +191,12 @@ export class ParsePool {
     const slot: Slot = { worker: new Worker(this.script, this.workerOptions), running: new Map() };
     // An idle pool must not keep the process alive; a busy one must.
     slot.worker.unref();
-    slot.worker.on('message', (result: ParseResult) => {
-      const pending = slot.running.get(result.id);
-      slot.running.delete(result.id);
-      pending?.resolve(result);
+    slot.worker.on('message', (message: WorkerResult) => {
+      const pending = slot.running.get(message.id);
+      slot.running.delete(message.id);
+      pending?.resolve(message.outcome === 'parsed'
+        ? { id: message.id, outcome: 'parsed', hash: message.hash, size: message.size, symbols: JSON.parse(message.symbolsJson) as ExtractedSymbol[] }
+        : message);
       if (slot.running.size === 0) slot.worker.unref();
       this.pump();
     });

@@ -6,19 +6,19 @@ import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import { extractSymbols } from '../syntax/index.js';
 import { contentHash } from './ids.js';
-import type { ParseResult, ParseTask } from './parse-pool.js';
+import type { ParseTask, WorkerResult } from './parse-pool.js';
 
 /** Larger files are generated code or data: recorded, not parsed (tree-sitter time grows with them). */
 const MAX_PARSED_BYTES = 4 * 1024 * 1024;
 
-async function handle(task: ParseTask): Promise<ParseResult> {
+async function handle(task: ParseTask): Promise<WorkerResult> {
   try {
     const content = await readFile(task.absolute);
     const hash = contentHash(content);
     if (hash === task.previousHash) return { id: task.id, outcome: 'unchanged', hash, size: content.length };
-    if (content.length > MAX_PARSED_BYTES || looksBinary(content)) return { id: task.id, outcome: 'parsed', hash, size: content.length, symbols: [] };
+    if (content.length > MAX_PARSED_BYTES || looksBinary(content)) return { id: task.id, outcome: 'parsed', hash, size: content.length, symbolsJson: '[]' };
     const symbols = await extractSymbols(task.language, content.toString('utf8'));
-    return { id: task.id, outcome: 'parsed', hash, size: content.length, symbols };
+    return { id: task.id, outcome: 'parsed', hash, size: content.length, symbolsJson: JSON.stringify(symbols) };
   } catch (error) {
     return { id: task.id, outcome: 'failed', error: error instanceof Error ? error.message : String(error) };
   }
