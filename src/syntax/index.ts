@@ -11,6 +11,8 @@
  * - `range` includes template heads, decorators, attributes and export/declare wrappers;
  *   `selectionRange` is the name. Columns are UTF-16 code units; a leading BOM is not counted.
  * - Locals are not symbols; local classes, nested functions and lambdas bound to names are.
+ * - C, C++, Go, Java and Rust function bodies that can hold none of those are blanked before
+ *   parsing (languages/bodies.ts): ranges and signatures are the same, the parse is cheaper.
  */
 import { extname } from 'node:path';
 import type { ExtractedSymbol, LanguageId } from '../index/types.js';
