@@ -61,16 +61,17 @@ DROP INDEX IF EXISTS symbols_name_lower;
 `;
 
 /**
- * The symbols table's indexes. A first build drops them while it loads and makes each once at
- * its end: one sort is several times cheaper than inserting keys in the order files arrive.
- * Opening a database makes any that are missing (a build killed mid-load).
+ * The symbols table's indexes. A first build loads without symbols_sid (random keys, the costly
+ * one to keep up row by row) and makes it once at its end; the name and file indexes stay, so
+ * searches during the build keep their speed. Opening a database makes any that are missing (a
+ * build killed mid-load).
  */
 const SYMBOL_INDEXES = `
 CREATE INDEX IF NOT EXISTS symbols_sid ON symbols (sid);
 CREATE INDEX IF NOT EXISTS symbols_file ON symbols (file_id);
 CREATE INDEX IF NOT EXISTS symbols_name ON symbols (name_lower, name, fwd, rank, file_id, nl, nc);
 `;
-const DROP_SYMBOL_INDEXES = 'DROP INDEX IF EXISTS symbols_sid; DROP INDEX IF EXISTS symbols_file; DROP INDEX IF EXISTS symbols_name;';
+const DROP_LOAD_INDEXES = 'DROP INDEX IF EXISTS symbols_sid;';
 
 /**
  * Set in meta while signatures are not yet in sig_text: a bulk load fills it at its end, in one
@@ -436,9 +437,9 @@ export class SqliteSymbolStore implements SymbolStore {
     this.bulk = on;
     this.loadedNames.clear();
     if (on) {
-      // Searches during the load scan the table instead; what is committed is still all found.
+      // A lookup by id during the load scans the table instead; what is committed is still found.
       this.db.transaction(() => {
-        this.db.exec(DROP_SYMBOL_INDEXES);
+        this.db.exec(DROP_LOAD_INDEXES);
         this.statement('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(TEXT_PENDING, '1');
       })();
     } else {
