@@ -144,6 +144,20 @@ export class SqliteSymbolStore implements SymbolStore {
     return new SqliteSymbolStore(db);
   }
 
+  /** Names per trigram (fts5vocab), read once each: they only choose which trigrams a substring query reads. */
+  private readonly trigramCounts = new Map<string, number>();
+  private readonly trigramDocs = (trigram: string): number => {
+    let n = this.trigramCounts.get(trigram);
+    if (n === undefined) {
+      if (this.trigramCounts.size === 0) this.db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.name_trigrams USING fts5vocab(main, 'name_text', 'row')");
+      n = (this.statement('SELECT doc FROM temp.name_trigrams WHERE term = ?').pluck().get(trigram) as number | undefined) ?? 0;
+      // Bounded: ASCII names hold some tens of thousands of distinct trigrams.
+      if (this.trigramCounts.size >= 100_000) this.trigramCounts.clear();
+      this.trigramCounts.set(trigram, n);
+    }
+    return n;
+  };
+
   private statement(sql: string): Database.Statement {
     let statement = this.statements.get(sql);
     if (!statement) {
@@ -162,7 +176,7 @@ export class SqliteSymbolStore implements SymbolStore {
     // Each tier once: a tier the page may reach is read as narrow rows (count and order from them) when small, else counted.
     let before = 0;
     const tiers = spec.tiers.flatMap((tier) => {
-      const source = tierSource(tier, spec);
+      const source = tierSource(tier, spec, this.trigramDocs);
       if (!source || capped) return [];
       let rows: NarrowRow[] | undefined;
       if (before < end || spec.includeForwardDeclarations) {
@@ -481,13 +495,20 @@ function phrase(text: string): string {
 /**
  * The trigram MATCH for a substring: an ASCII query as the AND of trigrams that cover it without
  * overlapping (`matcher` → mat AND che AND her), which FTS5 answers from rowid lists, several times
- * faster than a phrase of every trigram; the instr() check on the name that follows keeps exactly
- * the names that contain the query.
+ * faster than a phrase of every trigram; with `docCount` (names per trigram), the AND of its two
+ * rarest trigrams, as a common one (`ect`: 28,000 names) costs more than it narrows. The instr()
+ * check on the name that follows keeps exactly the names that contain the query.
  */
-export function trigramMatch(text: string): string {
+export function trigramMatch(text: string, docCount?: (trigram: string) => number): string {
   // Non-ASCII case folding may differ between FTS5 and toLowerCase: those keep the exact phrase.
   if (!/^[\x20-\x7e]+$/.test(text) || text.length <= 3) return phrase(text);
   const lower = text.toLowerCase();
+  if (docCount) {
+    // The two rarest trigrams (any position): FTS5 reads the short rowid lists, instr() does the rest.
+    const all = [...new Set(Array.from({ length: lower.length - 2 }, (_, i) => lower.slice(i, i + 3)))];
+    const counted = all.map((trigram) => ({ trigram, n: docCount(trigram) })).sort((a, b) => a.n - b.n);
+    return counted.slice(0, 2).map((c) => phrase(c.trigram)).join(' AND ');
+  }
   const trigrams = new Set<string>();
   for (let i = 0; i + 3 <= lower.length; i += 3) trigrams.add(lower.slice(i, i + 3));
   trigrams.add(lower.slice(-3));
@@ -529,7 +550,7 @@ interface TierSql { from: string; where: string; params: SqlValue[] }
  * The FROM/WHERE of one tier, made disjoint from the tiers before it so counts add up and a
  * symbol is listed once, in its best tier. Undefined when the tier cannot apply to the query.
  */
-function tierSource(tier: MatchTier, spec: SearchSpec): TierSql | undefined {
+function tierSource(tier: MatchTier, spec: SearchSpec, docCount?: (trigram: string) => number): TierSql | undefined {
   const q = spec.name;
   const ql = q.toLowerCase();
   const filters = filterSql(spec, spec.qualifier);
@@ -573,7 +594,7 @@ function tierSource(tier: MatchTier, spec: SearchSpec): TierSql | undefined {
       base = {
         from: `name_text CROSS JOIN names n ON n.id = name_text.rowid ${byName}`,
         where: `name_text MATCH ? AND instr(n.name_lower, ?) > 1${notFuzzy.replace(/s\./g, 'n.')}`,
-        params: [trigramMatch(q), ql, ...notFuzzyParams],
+        params: [trigramMatch(q, docCount), ql, ...notFuzzyParams],
       };
       break;
     case 'signature':

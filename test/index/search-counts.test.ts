@@ -74,10 +74,13 @@ t.test('a qualified query keeps what qualifierMatches keeps', async (t) => {
   }
 });
 
-t.test('trigramMatch: non-overlapping trigrams of an ASCII query, the phrase otherwise', async (t) => {
+t.test('trigramMatch: non-overlapping trigrams of an ASCII query, or its two rarest; the phrase otherwise', async (t) => {
   t.equal(trigramMatch('Matcher'), '"mat" AND "che" AND "her"');
   t.equal(trigramMatch('abcdef'), '"abc" AND "def"');
   t.equal(trigramMatch('get'), '"get"');
   t.equal(trigramMatch('Größe'), '"Größe"');
   t.equal(trigramMatch('a"bcd'), '"a""b" AND "bcd"');
+  const docs: Record<string, number> = { mat: 50, atc: 9, tch: 70, che: 3, her: 90 };
+  t.equal(trigramMatch('Matcher', (trigram) => docs[trigram]), '"che" AND "atc"', 'the two rarest, given counts');
+  t.equal(trigramMatch('get', (trigram) => docs[trigram] ?? 0), '"get"');
 });
