@@ -56,11 +56,14 @@ CREATE VIRTUAL TABLE sig_text USING fts5 (signature, tokenize = 'unicode61', con
 
 /**
  * Additive changes applied to any database of this schema version on open. The name index carries
- * what counting and ordering within a tier read, so those never touch the table rows.
+ * what counting and ordering within a tier read, so those never touch the table rows; names_cover
+ * carries what the CamelCase tier checks and joins on, so its scan over a first hump's names reads
+ * no name rows.
  */
 const MIGRATIONS = `
 CREATE INDEX IF NOT EXISTS symbols_name ON symbols (name_lower, name, fwd, rank, file_id, nl, nc);
 DROP INDEX IF EXISTS symbols_name_lower;
+CREATE INDEX IF NOT EXISTS names_cover ON names (first, humps, name_lower, name);
 `;
 
 /**
