@@ -546,9 +546,10 @@ function filterSql(filters: SymbolFilters, qualifier: string | undefined): SqlPa
   }
   if (qualifier) {
     // qualifierMatches in SQL (no JavaScript call per candidate): `qualifier.name` is the whole normalized qualified name or its tail after a `.`.
+    // The qualifier's last segment holds no separator, so the raw qualified name contains it too: instr() spares most replace() calls.
     const normalized = "replace(replace(s.qualified_name, '::', '.'), '#', '.')";
-    parts.push(`(${normalized} = ? || '.' || s.name OR substr(${normalized}, -(length(s.name) + length(?) + 2)) = '.' || ? || '.' || s.name)`);
-    params.push(qualifier, qualifier, qualifier);
+    parts.push(`instr(s.qualified_name, ?) > 0 AND (${normalized} = ? || '.' || s.name OR substr(${normalized}, -(length(s.name) + length(?) + 2)) = '.' || ? || '.' || s.name)`);
+    params.push(qualifier.slice(qualifier.lastIndexOf('.') + 1), qualifier, qualifier, qualifier);
   }
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
 }
