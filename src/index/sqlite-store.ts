@@ -513,8 +513,11 @@ export function trigramMatch(text: string, docCount?: (trigram: string) => numbe
   if (!/^[\x20-\x7e]+$/.test(text) || text.length <= 3) return phrase(text);
   const lower = text.toLowerCase();
   if (docCount) {
-    // The two rarest trigrams (any position): FTS5 reads the short rowid lists, instr() does the rest.
-    const all = [...new Set(Array.from({ length: lower.length - 2 }, (_, i) => lower.slice(i, i + 3)))];
+    // The two rarest trigrams among up to eight spread over the query (each first look-up reads a rowid list):
+    // FTS5 reads the short rowid lists, instr() does the rest.
+    const positions = lower.length - 2;
+    const at = positions <= 8 ? Array.from({ length: positions }, (_, i) => i) : Array.from({ length: 8 }, (_, i) => Math.round((i * (positions - 1)) / 7));
+    const all = [...new Set(at.map((i) => lower.slice(i, i + 3)))];
     const counted = all.map((trigram) => ({ trigram, n: docCount(trigram) })).sort((a, b) => a.n - b.n);
     return counted.slice(0, 2).map((c) => phrase(c.trigram)).join(' AND ');
   }

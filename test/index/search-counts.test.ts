@@ -83,4 +83,7 @@ t.test('trigramMatch: non-overlapping trigrams of an ASCII query, or its two rar
   const docs: Record<string, number> = { mat: 50, atc: 9, tch: 70, che: 3, her: 90 };
   t.equal(trigramMatch('Matcher', (trigram) => docs[trigram]), '"che" AND "atc"', 'the two rarest, given counts');
   t.equal(trigramMatch('get', (trigram) => docs[trigram] ?? 0), '"get"');
+  const looked: string[] = [];
+  trigramMatch('abcdefghijklmn', (trigram) => (looked.push(trigram), 1));
+  t.same(looked, ['abc', 'cde', 'def', 'fgh', 'ghi', 'ijk', 'jkl', 'lmn'], 'a long query: eight trigrams spread over it');
 });
