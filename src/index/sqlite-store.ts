@@ -153,19 +153,28 @@ export class SqliteSymbolStore implements SymbolStore {
     return new SqliteSymbolStore(db);
   }
 
-  /** Names per trigram (fts5vocab), read once each: they only choose which trigrams a substring query reads. */
-  private readonly trigramCounts = new Map<string, number>();
-  private readonly trigramDocs = (trigram: string): number => {
-    let n = this.trigramCounts.get(trigram);
+  /** Names per trigram (fts5vocab) and per first-hump prefix, read once each: they only choose how a tier is read. */
+  private readonly statCounts = new Map<string, number>();
+  private vocab = false;
+  private readonly stats: NameStats = {
+    trigram: (trigram) => this.stat(`t${trigram}`, () => {
+      if (!this.vocab) this.db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.name_trigrams USING fts5vocab(main, 'name_text', 'row')");
+      this.vocab = true;
+      return (this.statement('SELECT doc FROM temp.name_trigrams WHERE term = ?').pluck().get(trigram) as number | undefined) ?? 0;
+    }),
+    firstHump: (prefix) => this.stat(`f${prefix}`, () => this.statement('SELECT count(*) FROM names WHERE first >= ? AND first < ?').pluck().get(prefix, prefixEnd(prefix)) as number),
+  };
+
+  private stat(key: string, read: () => number): number {
+    let n = this.statCounts.get(key);
     if (n === undefined) {
-      if (this.trigramCounts.size === 0) this.db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.name_trigrams USING fts5vocab(main, 'name_text', 'row')");
-      n = (this.statement('SELECT doc FROM temp.name_trigrams WHERE term = ?').pluck().get(trigram) as number | undefined) ?? 0;
-      // Bounded: ASCII names hold some tens of thousands of distinct trigrams.
-      if (this.trigramCounts.size >= 100_000) this.trigramCounts.clear();
-      this.trigramCounts.set(trigram, n);
+      n = read();
+      // Bounded: names hold some tens of thousands of distinct trigrams and first humps.
+      if (this.statCounts.size >= 100_000) this.statCounts.clear();
+      this.statCounts.set(key, n);
     }
     return n;
-  };
+  }
 
   private statement(sql: string): Database.Statement {
     let statement = this.statements.get(sql);
@@ -185,7 +194,7 @@ export class SqliteSymbolStore implements SymbolStore {
     // Each tier once: a tier the page may reach is read as narrow rows (count and order from them) when small, else counted.
     let before = 0;
     const tiers = spec.tiers.flatMap((tier) => {
-      const source = tierSource(tier, spec, this.trigramDocs);
+      const source = tierSource(tier, spec, this.stats);
       if (!source || capped) return [];
       let rows: NarrowRow[] | undefined;
       if (before < end || spec.includeForwardDeclarations) {
@@ -512,19 +521,22 @@ export function trigramMatch(text: string, docCount?: (trigram: string) => numbe
   // Non-ASCII case folding may differ between FTS5 and toLowerCase: those keep the exact phrase.
   if (!/^[\x20-\x7e]+$/.test(text) || text.length <= 3) return phrase(text);
   const lower = text.toLowerCase();
-  if (docCount) {
-    // The two rarest trigrams among up to eight spread over the query (each first look-up reads a rowid list):
-    // FTS5 reads the short rowid lists, instr() does the rest.
-    const positions = lower.length - 2;
-    const at = positions <= 8 ? Array.from({ length: positions }, (_, i) => i) : Array.from({ length: 8 }, (_, i) => Math.round((i * (positions - 1)) / 7));
-    const all = [...new Set(at.map((i) => lower.slice(i, i + 3)))];
-    const counted = all.map((trigram) => ({ trigram, n: docCount(trigram) })).sort((a, b) => a.n - b.n);
-    return counted.slice(0, 2).map((c) => phrase(c.trigram)).join(' AND ');
-  }
+  // FTS5 reads the two short rowid lists, instr() does the rest.
+  if (docCount) return rarestTrigrams([lower], docCount).map((c) => phrase(c.trigram)).join(' AND ');
   const trigrams = new Set<string>();
   for (let i = 0; i + 3 <= lower.length; i += 3) trigrams.add(lower.slice(i, i + 3));
   trigrams.add(lower.slice(-3));
   return [...trigrams].map(phrase).join(' AND ');
+}
+
+/**
+ * The two rarest trigrams inside `words` (lower case), weighing at most eight spread over them: the
+ * first look-up of each reads its rowid list.
+ */
+function rarestTrigrams(words: string[], docCount: (trigram: string) => number): Array<{ trigram: string; n: number }> {
+  const all = words.flatMap((word) => Array.from({ length: Math.max(word.length - 2, 0) }, (_, i) => word.slice(i, i + 3)));
+  const spread = all.length <= 8 ? all : Array.from({ length: 8 }, (_, i) => all[Math.round((i * (all.length - 1)) / 7)]);
+  return [...new Set(spread)].map((trigram) => ({ trigram, n: docCount(trigram) })).sort((a, b) => a.n - b.n).slice(0, 2);
 }
 
 function filterSql(filters: SymbolFilters, qualifier: string | undefined): SqlPart {
@@ -559,11 +571,17 @@ function filterSql(filters: SymbolFilters, qualifier: string | undefined): SqlPa
 
 interface TierSql { from: string; where: string; params: SqlValue[] }
 
+/** How many names hold a trigram, or have a first hump starting with a prefix: they choose a plan, never an answer. */
+interface NameStats {
+  trigram(trigram: string): number;
+  firstHump(prefix: string): number;
+}
+
 /**
  * The FROM/WHERE of one tier, made disjoint from the tiers before it so counts add up and a
  * symbol is listed once, in its best tier. Undefined when the tier cannot apply to the query.
  */
-function tierSource(tier: MatchTier, spec: SearchSpec, docCount?: (trigram: string) => number): TierSql | undefined {
+function tierSource(tier: MatchTier, spec: SearchSpec, stats?: NameStats): TierSql | undefined {
   const q = spec.name;
   const ql = q.toLowerCase();
   const filters = filterSql(spec, spec.qualifier);
@@ -593,12 +611,17 @@ function tierSource(tier: MatchTier, spec: SearchSpec, docCount?: (trigram: stri
       const first = humps[0];
       // A later hump of the query starts a hump of the name, so the name contains it: instr() spares most plumb_camel calls.
       const words = humps.slice(1).filter((hump) => hump.length > 1);
+      const where = `n.first >= ? AND n.first < ? AND n.humps LIKE ? AND instr(n.name_lower, ?) <> 1${words.map(() => ' AND instr(n.name_lower, ?) > 0').join('')}${camel.replace(/s\./g, 'n.')}`;
+      const params = [first, prefixEnd(first), fuzzy, ql, ...words, ...(initialsOnly ? [] : [q])];
+      // Each hump of the query is inside the name: when a trigram of them is ten times rarer than the first hump's
+      // names (`get_json`: 662 names hold `jso`, 15,517 start with `get`), the names holding the rarest two are the candidates.
+      const rare = stats ? rarestTrigrams(humps.filter((hump) => hump.length >= 3), stats.trigram) : [];
+      if (stats && rare.length > 0 && rare[0].n * 10 < stats.firstHump(first)) {
+        base = { from: `name_text CROSS JOIN names n ON n.id = name_text.rowid ${byName}`, where: `name_text MATCH ? AND ${where}`, params: [rare.map((c) => phrase(c.trigram)).join(' AND '), ...params] };
+        break;
+      }
       // Distinct names whose first hump starts with the query's (CROSS JOIN keeps that order), then their symbols.
-      base = {
-        from: `names n ${byName}`,
-        where: `n.first >= ? AND n.first < ? AND n.humps LIKE ? AND instr(n.name_lower, ?) <> 1${words.map(() => ' AND instr(n.name_lower, ?) > 0').join('')}${camel.replace(/s\./g, 'n.')}`,
-        params: [first, prefixEnd(first), fuzzy, ql, ...words, ...(initialsOnly ? [] : [q])],
-      };
+      base = { from: `names n ${byName}`, where, params };
       break;
     }
     case 'substring':
@@ -607,7 +630,7 @@ function tierSource(tier: MatchTier, spec: SearchSpec, docCount?: (trigram: stri
       base = {
         from: `name_text CROSS JOIN names n ON n.id = name_text.rowid ${byName}`,
         where: `name_text MATCH ? AND instr(n.name_lower, ?) > 1${notFuzzy.replace(/s\./g, 'n.')}`,
-        params: [trigramMatch(q, docCount), ql, ...notFuzzyParams],
+        params: [trigramMatch(q, stats?.trigram), ql, ...notFuzzyParams],
       };
       break;
     case 'signature':

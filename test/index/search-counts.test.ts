@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { SqliteSymbolStore, trigramMatch } from '../../src/index/sqlite-store.js';
-import { qualifierMatches } from '../../src/index/ranking.js';
+import { fuzzyMatches, qualifierMatches } from '../../src/index/ranking.js';
 import { COUNT_CAP, MATCH_TIERS, type SearchSpec } from '../../src/index/store.js';
 import type { ExtractedSymbol } from '../../src/index/types.js';
 import { symbolSearchMarkdown } from '../../src/format/symbols.js';
@@ -71,6 +71,21 @@ t.test('a qualified query keeps what qualifierMatches keeps', async (t) => {
   for (const qualifier of ['leveldb', 'ns.leveldb', 'b.leveldb', 'sub']) {
     const page = await store.search({ name: 'Iterator', qualifier, tiers: ['exact'], offset: 0, limit: 50, includeForwardDeclarations: false });
     t.same(page.results.map((hit) => hit.symbol.qualifiedName).sort(), qualifiedNames.filter((qn) => qualifierMatches(qn, 'Iterator', qualifier)).sort(), qualifier);
+  }
+});
+
+t.test('the CamelCase tier finds the same names through a rare trigram as through a common first hump', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'plumb-camel-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const store = SqliteSymbolStore.open({ file: path.join(dir, 'index.sqlite') });
+  t.teardown(() => store.close());
+  // 200 names start with `get`; a handful hold `json`, so `get_json` reads them through the trigram index.
+  const names = [...Array.from({ length: 200 }, (_, i) => `getValue${i}`), 'getJson', 'get_json_body', 'getJSONObject', 'get_the_json', 'getjsonish', 'jsonGet', '_get_json', 'GetJs', 'fetch_json'];
+  await store.write([{ file: 'j.cpp', size: 1, mtimeMs: 1, hash: 'h', language: 'cpp', package: { name: 'ws', path: '.', manifest: null, external: false }, external: false, symbols: names.map((name, i) => symbol(name, i + 1)) }], []);
+  for (const query of ['get_json', 'getJson', 'GJ']) {
+    const page = await store.search({ name: query, tiers: ['fuzzy'], offset: 0, limit: 50, includeForwardDeclarations: false });
+    const expected = names.filter((name) => fuzzyMatches(name, query) && !name.toLowerCase().startsWith(query.toLowerCase()));
+    t.same(page.results.map((hit) => hit.symbol.name).sort(), expected.sort(), query);
   }
 });
 
