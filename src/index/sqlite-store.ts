@@ -153,8 +153,12 @@ export class SqliteSymbolStore implements SymbolStore {
     return new SqliteSymbolStore(db);
   }
 
-  /** Names per trigram (fts5vocab) and per first-hump prefix, read once each: they only choose how a tier is read. */
+  /**
+   * Names per trigram (fts5vocab) and per first-hump prefix, read once each: they only choose how a tier is read.
+   * Read afresh once the names grew by a tenth (a first build answers searches while it runs).
+   */
   private readonly statCounts = new Map<string, number>();
+  private statNames = 0;
   private vocab = false;
   private readonly stats: NameStats = {
     trigram: (trigram) => this.stat(`t${trigram}`, () => {
@@ -164,6 +168,15 @@ export class SqliteSymbolStore implements SymbolStore {
     }),
     firstHump: (prefix) => this.stat(`f${prefix}`, () => this.statement('SELECT count(*) FROM names WHERE first >= ? AND first < ?').pluck().get(prefix, prefixEnd(prefix)) as number),
   };
+
+  /** Forgets the counts when the names grew by a tenth since they were read. */
+  private checkStats(): void {
+    const names = (this.statement('SELECT max(id) FROM names').pluck().get() as number | null) ?? 0;
+    if (names > this.statNames * 1.1) {
+      this.statCounts.clear();
+      this.statNames = names;
+    }
+  }
 
   private stat(key: string, read: () => number): number {
     let n = this.statCounts.get(key);
@@ -193,6 +206,7 @@ export class SqliteSymbolStore implements SymbolStore {
     let capped = false;
     // Each tier once: a tier the page may reach is read as narrow rows (count and order from them) when small, else counted.
     let before = 0;
+    this.checkStats();
     const tiers = spec.tiers.flatMap((tier) => {
       const source = tierSource(tier, spec, this.stats);
       if (!source || capped) return [];
