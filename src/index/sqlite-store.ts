@@ -53,11 +53,13 @@ CREATE VIRTUAL TABLE sig_text USING fts5 (signature, tokenize = 'unicode61', con
 `;
 
 /**
- * Additive changes applied to any database of this schema version on open. The name index carries
- * what counting and ordering within a tier read, so those never touch the table rows.
+ * Additive changes applied to any database of this schema version on open. names_cover
+ * carries what the CamelCase tier checks and joins on, so its scan over a first hump's names reads
+ * no name rows.
  */
 const MIGRATIONS = `
 DROP INDEX IF EXISTS symbols_name_lower;
+CREATE INDEX IF NOT EXISTS names_cover ON names (first, humps, name_lower, name);
 `;
 
 /**
@@ -82,10 +84,16 @@ const FILL_TEXT = `INSERT INTO sig_text (rowid, signature) SELECT id,
   CASE WHEN return_type IS NOT NULL AND instr(signature, return_type) = 0 THEN signature || ' ' || return_type ELSE signature END
   FROM symbols;`;
 
-/** Read as arrays (SymbolRow): better-sqlite3 builds an array several times faster than an object per row. */
+/**
+ * Read as arrays (SymbolRow): better-sqlite3 builds an array several times faster than an object per row.
+ * search() reads many rows as one json_group_array() text instead: JSON.parse builds them faster than
+ * better-sqlite3 converts value by value.
+ */
 const SYMBOL_COLUMNS = `s.sid, s.name, s.kind, f.path AS file, s.sl, s.sc, s.el, s.ec, s.nl, s.nc, s.nel, s.nec,
   s.containing_type, s.qualified_name, s.signature, s.parameters, s.return_type, p.name AS package, s.language,
   s.definition, s.fwd, s.external, s.doc, s.bases, s.id`;
+/** SYMBOL_COLUMNS by their result names, for json_array() over them. */
+const SYMBOL_NAMES = SYMBOL_COLUMNS.split(',').map((column) => column.trim().split(/\s+AS\s+|\./).pop()).join(', ');
 const SYMBOL_JOINS = 'JOIN files f ON f.id = s.file_id JOIN packages p ON p.id = s.package_id';
 /** Within a tier: user before external and definitions before declarations (rank), then name, file (index order), position. */
 const ORDER_IN_TIER = 'ORDER BY s.rank, s.name, s.file_id, s.nl, s.nc';
@@ -164,6 +172,42 @@ export class SqliteSymbolStore implements SymbolStore {
     return new SqliteSymbolStore(db);
   }
 
+  /**
+   * Names per trigram (fts5vocab) and per first-hump prefix, read once each: they only choose how a tier is read.
+   * Read afresh once the names grew by a tenth (a first build answers searches while it runs).
+   */
+  private readonly statCounts = new Map<string, number>();
+  private statNames = 0;
+  private vocab = false;
+  private readonly stats: NameStats = {
+    trigram: (trigram) => this.stat(`t${trigram}`, () => {
+      if (!this.vocab) this.db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.name_trigrams USING fts5vocab(main, 'name_text', 'row')");
+      this.vocab = true;
+      return (this.statement('SELECT doc FROM temp.name_trigrams WHERE term = ?').pluck().get(trigram) as number | undefined) ?? 0;
+    }),
+    firstHump: (prefix) => this.stat(`f${prefix}`, () => this.statement('SELECT count(*) FROM names WHERE first >= ? AND first < ?').pluck().get(prefix, prefixEnd(prefix)) as number),
+  };
+
+  /** Forgets the counts when the names grew by a tenth since they were read. */
+  private checkStats(): void {
+    const names = (this.statement('SELECT max(id) FROM names').pluck().get() as number | null) ?? 0;
+    if (names > this.statNames * 1.1) {
+      this.statCounts.clear();
+      this.statNames = names;
+    }
+  }
+
+  private stat(key: string, read: () => number): number {
+    let n = this.statCounts.get(key);
+    if (n === undefined) {
+      n = read();
+      // Bounded: names hold some tens of thousands of distinct trigrams and first humps.
+      if (this.statCounts.size >= 100_000) this.statCounts.clear();
+      this.statCounts.set(key, n);
+    }
+    return n;
+  }
+
   private statement(sql: string): Database.Statement {
     let statement = this.statements.get(sql);
     if (!statement) {
@@ -181,13 +225,14 @@ export class SqliteSymbolStore implements SymbolStore {
     let capped = false;
     // Each tier once: a tier the page may reach is read as narrow rows (count and order from them) when small, else counted.
     let before = 0;
+    this.checkStats();
     const tiers = spec.tiers.flatMap((tier) => {
-      const source = tierSource(tier, spec);
+      const source = tierSource(tier, spec, this.stats);
       if (!source || capped) return [];
       let rows: NarrowRow[] | undefined;
       if (before < end || spec.includeForwardDeclarations) {
-        const found = this.statement(`SELECT s.id, s.fwd, s.rank, s.name, s.file_id, s.nl, s.nc FROM ${source.from} WHERE ${source.where} LIMIT ${NARROW_MAX + 1}`)
-          .raw().all(...source.params) as NarrowRow[];
+        const found = JSON.parse(this.statement(`SELECT json_group_array(json_array(id, fwd, rank, name, file_id, nl, nc)) FROM (SELECT s.id AS id, s.fwd AS fwd, s.rank AS rank, s.name AS name, s.file_id AS file_id, s.nl AS nl, s.nc AS nc FROM ${source.from} WHERE ${source.where} LIMIT ${NARROW_MAX + 1})`)
+          .pluck().get(...source.params) as string) as NarrowRow[];
         if (found.length <= NARROW_MAX) rows = found.sort(compareInTier);
       }
       let main: number;
@@ -247,8 +292,8 @@ export class SqliteSymbolStore implements SymbolStore {
     // Only the page's symbols are joined to their file and package, in one statement.
     const byId = new Map<number, SymbolRow>();
     if (picked.length > 0) {
-      const rows = this.statement(`SELECT ${SYMBOL_COLUMNS} FROM json_each(?) AS page CROSS JOIN symbols s ON s.id = page.value ${SYMBOL_JOINS}`)
-        .raw().all(JSON.stringify(picked.map((p) => p.id))) as SymbolRow[];
+      const rows = JSON.parse(this.statement(`SELECT json_group_array(json_array(${SYMBOL_NAMES})) FROM (SELECT ${SYMBOL_COLUMNS} FROM json_each(?) AS page CROSS JOIN symbols s ON s.id = page.value ${SYMBOL_JOINS})`)
+        .pluck().get(JSON.stringify(picked.map((p) => p.id))) as string) as SymbolRow[];
       for (const row of rows) byId.set(row[24], row);
     }
     const results: SearchHit[] = [];
@@ -490,6 +535,8 @@ function finishLoad(db: Database.Database): void {
     if (db.prepare('SELECT 1 FROM meta WHERE key = ?').get(TEXT_PENDING)) {
       // Only an empty store starts a bulk load, so no signature predates it.
       db.exec(FILL_TEXT);
+      // One segment per full-text table: lookups then read one b-tree instead of some twenty.
+      db.exec("INSERT INTO name_text (name_text) VALUES ('optimize'); INSERT INTO sig_text (sig_text) VALUES ('optimize');");
       db.prepare('DELETE FROM meta WHERE key = ?').run(TEXT_PENDING);
     }
   })();
@@ -522,17 +569,30 @@ function phrase(text: string): string {
 /**
  * The trigram MATCH for a substring: an ASCII query as the AND of trigrams that cover it without
  * overlapping (`matcher` → mat AND che AND her), which FTS5 answers from rowid lists, several times
- * faster than a phrase of every trigram; the instr() check on the name that follows keeps exactly
- * the names that contain the query.
+ * faster than a phrase of every trigram; with `docCount` (names per trigram), the AND of its two
+ * rarest trigrams, as a common one (`ect`: 28,000 names) costs more than it narrows. The instr()
+ * check on the name that follows keeps exactly the names that contain the query.
  */
-export function trigramMatch(text: string): string {
+export function trigramMatch(text: string, docCount?: (trigram: string) => number): string {
   // Non-ASCII case folding may differ between FTS5 and toLowerCase: those keep the exact phrase.
   if (!/^[\x20-\x7e]+$/.test(text) || text.length <= 3) return phrase(text);
   const lower = text.toLowerCase();
+  // FTS5 reads the two short rowid lists, instr() does the rest.
+  if (docCount) return rarestTrigrams([lower], docCount).map((c) => phrase(c.trigram)).join(' AND ');
   const trigrams = new Set<string>();
   for (let i = 0; i + 3 <= lower.length; i += 3) trigrams.add(lower.slice(i, i + 3));
   trigrams.add(lower.slice(-3));
   return [...trigrams].map(phrase).join(' AND ');
+}
+
+/**
+ * The two rarest trigrams inside `words` (lower case), weighing at most eight spread over them: the
+ * first look-up of each reads its rowid list.
+ */
+function rarestTrigrams(words: string[], docCount: (trigram: string) => number): Array<{ trigram: string; n: number }> {
+  const all = words.flatMap((word) => Array.from({ length: Math.max(word.length - 2, 0) }, (_, i) => word.slice(i, i + 3)));
+  const spread = all.length <= 8 ? all : Array.from({ length: 8 }, (_, i) => all[Math.round((i * (all.length - 1)) / 7)]);
+  return [...new Set(spread)].map((trigram) => ({ trigram, n: docCount(trigram) })).sort((a, b) => a.n - b.n).slice(0, 2);
 }
 
 function filterSql(filters: SymbolFilters, qualifier: string | undefined): SqlPart {
@@ -557,20 +617,27 @@ function filterSql(filters: SymbolFilters, qualifier: string | undefined): SqlPa
   }
   if (qualifier) {
     // qualifierMatches in SQL (no JavaScript call per candidate): `qualifier.name` is the whole normalized qualified name or its tail after a `.`.
+    // The qualifier's last segment holds no separator, so the raw qualified name contains it too: instr() spares most replace() calls.
     const normalized = "replace(replace(s.qualified_name, '::', '.'), '#', '.')";
-    parts.push(`(${normalized} = ? || '.' || s.name OR substr(${normalized}, -(length(s.name) + length(?) + 2)) = '.' || ? || '.' || s.name)`);
-    params.push(qualifier, qualifier, qualifier);
+    parts.push(`instr(s.qualified_name, ?) > 0 AND (${normalized} = ? || '.' || s.name OR substr(${normalized}, -(length(s.name) + length(?) + 2)) = '.' || ? || '.' || s.name)`);
+    params.push(qualifier.slice(qualifier.lastIndexOf('.') + 1), qualifier, qualifier, qualifier);
   }
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
 }
 
 interface TierSql { from: string; where: string; params: SqlValue[] }
 
+/** How many names hold a trigram, or have a first hump starting with a prefix: they choose a plan, never an answer. */
+interface NameStats {
+  trigram(trigram: string): number;
+  firstHump(prefix: string): number;
+}
+
 /**
  * The FROM/WHERE of one tier, made disjoint from the tiers before it so counts add up and a
  * symbol is listed once, in its best tier. Undefined when the tier cannot apply to the query.
  */
-function tierSource(tier: MatchTier, spec: SearchSpec): TierSql | undefined {
+function tierSource(tier: MatchTier, spec: SearchSpec, stats?: NameStats): TierSql | undefined {
   const q = spec.name;
   const ql = q.toLowerCase();
   const filters = filterSql(spec, spec.qualifier);
@@ -600,12 +667,17 @@ function tierSource(tier: MatchTier, spec: SearchSpec): TierSql | undefined {
       const first = humps[0];
       // A later hump of the query starts a hump of the name, so the name contains it: instr() spares most plumb_camel calls.
       const words = humps.slice(1).filter((hump) => hump.length > 1);
+      const where = `n.first >= ? AND n.first < ? AND n.humps LIKE ? AND instr(n.name_lower, ?) <> 1${words.map(() => ' AND instr(n.name_lower, ?) > 0').join('')}${camel.replace(/s\./g, 'n.')}`;
+      const params = [first, prefixEnd(first), fuzzy, ql, ...words, ...(initialsOnly ? [] : [q])];
+      // Each hump of the query is inside the name: when a trigram of them is ten times rarer than the first hump's
+      // names (`get_json`: 662 names hold `jso`, 15,517 start with `get`), the names holding the rarest two are the candidates.
+      const rare = stats ? rarestTrigrams(humps.filter((hump) => hump.length >= 3), stats.trigram) : [];
+      if (stats && rare.length > 0 && rare[0].n * 10 < stats.firstHump(first)) {
+        base = { from: `name_text CROSS JOIN names n ON n.id = name_text.rowid ${byName}`, where: `name_text MATCH ? AND ${where}`, params: [rare.map((c) => phrase(c.trigram)).join(' AND '), ...params] };
+        break;
+      }
       // Distinct names whose first hump starts with the query's (CROSS JOIN keeps that order), then their symbols.
-      base = {
-        from: `names n ${byName}`,
-        where: `n.first >= ? AND n.first < ? AND n.humps LIKE ? AND instr(n.name_lower, ?) <> 1${words.map(() => ' AND instr(n.name_lower, ?) > 0').join('')}${camel.replace(/s\./g, 'n.')}`,
-        params: [first, prefixEnd(first), fuzzy, ql, ...words, ...(initialsOnly ? [] : [q])],
-      };
+      base = { from: `names n ${byName}`, where, params };
       break;
     }
     case 'substring':
@@ -614,7 +686,7 @@ function tierSource(tier: MatchTier, spec: SearchSpec): TierSql | undefined {
       base = {
         from: `name_text CROSS JOIN names n ON n.id = name_text.rowid ${byName}`,
         where: `name_text MATCH ? AND instr(n.name_lower, ?) > 1${notFuzzy.replace(/s\./g, 'n.')}`,
-        params: [trigramMatch(q), ql, ...notFuzzyParams],
+        params: [trigramMatch(q, stats?.trigram), ql, ...notFuzzyParams],
       };
       break;
     case 'signature':

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { SqliteSymbolStore, trigramMatch } from '../../src/index/sqlite-store.js';
-import { qualifierMatches } from '../../src/index/ranking.js';
+import { fuzzyMatches, qualifierMatches } from '../../src/index/ranking.js';
 import { COUNT_CAP, MATCH_TIERS, type SearchSpec } from '../../src/index/store.js';
 import type { ExtractedSymbol } from '../../src/index/types.js';
 import { symbolSearchMarkdown } from '../../src/format/symbols.js';
@@ -74,10 +74,31 @@ t.test('a qualified query keeps what qualifierMatches keeps', async (t) => {
   }
 });
 
-t.test('trigramMatch: non-overlapping trigrams of an ASCII query, the phrase otherwise', async (t) => {
+t.test('the CamelCase tier finds the same names through a rare trigram as through a common first hump', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'plumb-camel-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const store = SqliteSymbolStore.open({ file: path.join(dir, 'index.sqlite') });
+  t.teardown(() => store.close());
+  // 200 names start with `get`; a handful hold `json`, so `get_json` reads them through the trigram index.
+  const names = [...Array.from({ length: 200 }, (_, i) => `getValue${i}`), 'getJson', 'get_json_body', 'getJSONObject', 'get_the_json', 'getjsonish', 'jsonGet', '_get_json', 'GetJs', 'fetch_json'];
+  await store.write([{ file: 'j.cpp', size: 1, mtimeMs: 1, hash: 'h', language: 'cpp', package: { name: 'ws', path: '.', manifest: null, external: false }, external: false, symbols: names.map((name, i) => symbol(name, i + 1)) }], []);
+  for (const query of ['get_json', 'getJson', 'GJ']) {
+    const page = await store.search({ name: query, tiers: ['fuzzy'], offset: 0, limit: 50, includeForwardDeclarations: false });
+    const expected = names.filter((name) => fuzzyMatches(name, query) && !name.toLowerCase().startsWith(query.toLowerCase()));
+    t.same(page.results.map((hit) => hit.symbol.name).sort(), expected.sort(), query);
+  }
+});
+
+t.test('trigramMatch: non-overlapping trigrams of an ASCII query, or its two rarest; the phrase otherwise', async (t) => {
   t.equal(trigramMatch('Matcher'), '"mat" AND "che" AND "her"');
   t.equal(trigramMatch('abcdef'), '"abc" AND "def"');
   t.equal(trigramMatch('get'), '"get"');
   t.equal(trigramMatch('Größe'), '"Größe"');
   t.equal(trigramMatch('a"bcd'), '"a""b" AND "bcd"');
+  const docs: Record<string, number> = { mat: 50, atc: 9, tch: 70, che: 3, her: 90 };
+  t.equal(trigramMatch('Matcher', (trigram) => docs[trigram]), '"che" AND "atc"', 'the two rarest, given counts');
+  t.equal(trigramMatch('get', (trigram) => docs[trigram] ?? 0), '"get"');
+  const looked: string[] = [];
+  trigramMatch('abcdefghijklmn', (trigram) => (looked.push(trigram), 1));
+  t.same(looked, ['abc', 'cde', 'def', 'fgh', 'ghi', 'ijk', 'jkl', 'lmn'], 'a long query: eight trigrams spread over it');
 });
