@@ -65,6 +65,7 @@ export class SymbolIndex {
   private pool: ParsePool | undefined;
   private watcher: DirectoryWatcher | undefined;
   private building: Promise<BuildSummary> | undefined;
+  private firstLoad = false;
   /** Serializes writes: the build's batches and the watcher's updates never interleave. */
   private writing: Promise<unknown> = Promise.resolve();
   private changesDuringBuild = new Set<string>();
@@ -91,6 +92,11 @@ export class SymbolIndex {
 
   status(): IndexProgress {
     return { ...this.progressValue };
+  }
+
+  /** True while a first build loads an empty store: signature text is written only at its end. */
+  get isFirstLoad(): boolean {
+    return this.firstLoad;
   }
 
   get isBuilding(): boolean {
@@ -279,10 +285,12 @@ export class SymbolIndex {
     // A first build has nothing to lose to an OS crash that a rebuild would not restore.
     const bulk = stored.size === 0 && toParse.length > 0;
     if (bulk) await this.serialized(() => this.store.bulkLoad(true));
+    this.firstLoad = bulk;
     try {
       await this.parseAll(toParse, stored, summary);
     } finally {
       if (bulk && !this.closed) await this.serialized(() => this.store.bulkLoad(false));
+      this.firstLoad = false;
     }
     if (this.closed) throw new Error('index closed during its build');
     await this.serialized(async () => {

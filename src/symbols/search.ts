@@ -100,7 +100,8 @@ export async function resolvePackageName(store: SymbolStore, name: string): Prom
 export function partialOf(services: Services): { partial?: true; reason?: string } {
   const status = services.index.status();
   if (status.state === 'ready') return {};
-  return { partial: true, reason: `The index is still building (${status.filesIndexed} of ${status.filesTotal} files indexed); results may be incomplete` };
+  const signatures = services.index.isFirstLoad ? '; matches on signatures come when it is done' : '';
+  return { partial: true, reason: `The index is still building (${status.filesIndexed} of ${status.filesTotal} files indexed); results may be incomplete${signatures}` };
 }
 
 export function toIndexSymbol(symbol: StoredSymbol): IndexSymbol {
