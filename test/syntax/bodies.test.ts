@@ -4,7 +4,11 @@
  * tests check the same on real trees against ctags.
  */
 import t from 'tap';
-import { blankBodies, blankableBodies, CPP_BODIES, GO_BODIES, JAVA_BODIES, RUST_BODIES, type BodyRules } from '../../src/syntax/languages/bodies.js';
+import { blankBodies, blankableBodies, type BodyRules } from '../../src/syntax/languages/bodies.js';
+import { CPP_BODIES } from '../../src/syntax/languages/cpp.js';
+import { GO_BODIES } from '../../src/syntax/languages/go.js';
+import { JAVA_BODIES } from '../../src/syntax/languages/java.js';
+import { RUST_BODIES } from '../../src/syntax/languages/rust.js';
 import { extractSymbols } from '../../src/syntax/index.js';
 
 /** The text of each blanked range. */

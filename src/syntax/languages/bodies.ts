@@ -13,6 +13,8 @@
  * skipped, so a brace in them counts for nothing.
  */
 
+import { containsWord } from './common.js';
+
 export interface BodyRules {
   /** Lines starting with `#` are directives (C, C++): skipped whole, continuations included. */
   directives?: boolean;
@@ -30,7 +32,7 @@ export interface BodyRules {
   memberInitializers?: boolean;
   /** Words before a brace that opens a type literal inside a function head (Go `func f() struct{} {`). */
   literalTypes?: ReadonlySet<string>;
-  /** A body whose text contains one of these is kept whole. */
+  /** A body whose text contains one of these is kept whole: the words that make the extractor search a body. */
   keepWords: readonly string[];
   /** A body whose text matches this is kept whole too. */
   keepPattern?: RegExp;
@@ -61,52 +63,6 @@ export interface Head {
   /** lastWord is an annotation's name: a `(` after it holds the annotation's arguments. */
   annotation: boolean;
 }
-
-/** C and C++: a parenthesized head without class/struct/union/enum/namespace/extern at its top level. */
-export const CPP_BODIES: BodyRules = {
-  directives: true,
-  rawStrings: 'cpp',
-  typeWords: new Set(['class', 'struct', 'union', 'enum', 'namespace', 'extern', 'concept']),
-  isBody: (head) => head.paren && !head.typeWord,
-  memberInitializers: true,
-  // cpp.ts LOCAL_SEARCH's words: a body that may hold a local type is parsed.
-  keepWords: ['class', 'struct', 'union', 'enum'],
-  filler: 'x;',
-};
-
-/**
- * Java: a method or constructor body (a type and a name, or modifiers and a name, before the
- * parameters; `A(1) {` is an enum constant's class body). A body that may declare a local or
- * anonymous class is parsed whole.
- */
-export const JAVA_BODIES: BodyRules = {
-  rawStrings: 'java',
-  typeWords: new Set(['class', 'interface', 'enum', 'record', 'new']),
-  isBody: (head) => head.paren && !head.typeWord && head.words >= 2,
-  // java.ts LOCAL_SEARCH's words, `new` only where it opens an anonymous class body.
-  keepWords: ['class', 'interface', 'enum', 'record'],
-  keepPattern: /\bnew\b[^;]*?\)\s*\{/,
-};
-
-/** Go: the body of a `func` declaration (nothing inside a Go body is indexed). */
-export const GO_BODIES: BodyRules = {
-  rawStrings: 'go',
-  newlineEnds: true,
-  typeWords: new Set(),
-  isBody: (head) => head.firstWord === 'func' && head.lastWord !== 'interface' && head.lastWord !== 'struct',
-  literalTypes: new Set(['interface', 'struct']),
-  keepWords: [],
-};
-
-/** Rust: the body of an `fn` item; `impl`, `trait`, `mod` and type bodies are searched, not blanked. */
-export const RUST_BODIES: BodyRules = {
-  rawStrings: 'rust',
-  multilineStrings: true,
-  typeWords: new Set(['impl', 'trait', 'mod', 'struct', 'enum', 'union', 'macro_rules']),
-  isBody: (head) => head.firstKeyword === 'fn',
-  // rust.ts NESTED_SEARCH's words.
-  keepWords: ['fn ', 'struct', 'enum', 'union', 'trait', 'impl', 'mod '],
-};
 
 interface Frame {
   /** Offset of the `{`. */
@@ -372,13 +328,11 @@ function spaces(width: number): string {
 }
 
 function holdsWord(source: string, from: number, to: number, rules: BodyRules): boolean {
-  if (!rules.keepWords.length && !rules.keepPattern) return false;
-  const body = source.slice(from, to);
-  return rules.keepWords.some((word) => body.includes(word)) || !!rules.keepPattern?.test(body);
+  return containsWord(source, from, to, rules.keepWords) || (rules.keepPattern?.test(source.slice(from, to)) ?? false);
 }
 
 /** End (exclusive) of a directive's logical line, backslash continuations included. */
-function directiveEnd(source: string, start: number): number {
+export function directiveEnd(source: string, start: number): number {
   let end = source.indexOf('\n', start);
   while (end > 0 && source.charCodeAt(end - 1 - (source.charCodeAt(end - 1) === 13 ? 1 : 0)) === 92) end = source.indexOf('\n', end + 1);
   return end < 0 ? source.length : end;

@@ -85,7 +85,8 @@ export function nestedDeclarations(ctx: ExtractContext, body: Node | null, searc
   });
 }
 
-function containsWord(source: string, from: number, to: number, words: string[]): boolean {
+/** Whether the source between two offsets contains one of the words. */
+export function containsWord(source: string, from: number, to: number, words: readonly string[]): boolean {
   // Search the body only: `indexOf(word, from)` would run on to the end of the file for each body.
   const body = source.slice(from, to);
   return words.some((word) => body.includes(word));

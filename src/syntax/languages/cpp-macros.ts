@@ -2,6 +2,7 @@
  * Blanks annotation macros (Unreal's UCLASS()/GENERATED_BODY(), export macros such as
  * MYGAME_API or GTEST_API_) that tree-sitter cannot know, keeping every offset.
  */
+import { directiveEnd } from './bodies.js';
 
 /** Unreal reflection macros: blanked wherever they stand. */
 const ANNOTATION = /\b(?:UCLASS|USTRUCT|UENUM|UINTERFACE|UFUNCTION|UPROPERTY|UDELEGATE|UMETA|UPARAM|GENERATED_BODY|GENERATED_UCLASS_BODY|GENERATED_USTRUCT_BODY|GENERATED_UINTERFACE_BODY|GENERATED_IINTERFACE_BODY|UE_DEPRECATED)\s*\(/g;
@@ -265,13 +266,6 @@ function unbalancedBranches(source: string): Array<[number, number]> {
     last = end;
   }
   return cuts;
-}
-
-/** End of a directive's logical line (backslash continuations included). */
-function directiveEnd(source: string, start: number): number {
-  let end = source.indexOf('\n', start);
-  while (end > 0 && source[end - 1 - (source[end - 1] === '\r' ? 1 : 0)] === '\\') end = source.indexOf('\n', end + 1);
-  return end < 0 ? source.length : end;
 }
 
 /** Some branch stops in the middle of a declaration (`class X<...> final` then `#else`): its last code line ends no statement. */

@@ -6,7 +6,7 @@ import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../../index/types.js';
 import { childOfType, compact, named, nestedDeclarations, textWithout, type NestedSearch } from './common.js';
-import { blankBodies, CPP_BODIES } from './bodies.js';
+import { blankBodies, type BodyRules } from './bodies.js';
 import { blankCppMacros } from './cpp-macros.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
 
@@ -381,6 +381,17 @@ function anonymousMembers(node: Node): Node[] | undefined {
   if (!type || !TYPE_SPECIFIERS[type.type] || type.childForFieldName('name')) return undefined;
   return type.childForFieldName('body')?.children;
 }
+
+/** C and C++: a parenthesized head without class/struct/union/enum/namespace/extern at its top level. */
+export const CPP_BODIES: BodyRules = {
+  directives: true,
+  rawStrings: 'cpp',
+  typeWords: new Set(['class', 'struct', 'union', 'enum', 'namespace', 'extern', 'concept']),
+  isBody: (head) => head.paren && !head.typeWord,
+  memberInitializers: true,
+  keepWords: LOCAL_SEARCH.words,
+  filler: 'x;',
+};
 
 export const cpp: LanguageSpec = {
   grammar: 'cpp',

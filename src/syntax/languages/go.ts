@@ -6,7 +6,7 @@ import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../../index/types.js';
 import { compact, looksConstant, named } from './common.js';
-import { blankBodies, GO_BODIES } from './bodies.js';
+import { blankBodies, type BodyRules } from './bodies.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
 
 function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
@@ -141,6 +141,16 @@ function result(node: Node, ctx: ExtractContext): string | null {
   const result = node.childForFieldName('result');
   return result ? compact(ctx, result) : null;
 }
+
+/** Go: the body of a `func` declaration (nothing inside a Go body is indexed). */
+export const GO_BODIES: BodyRules = {
+  rawStrings: 'go',
+  newlineEnds: true,
+  typeWords: new Set(),
+  isBody: (head) => head.firstWord === 'func' && head.lastWord !== 'interface' && head.lastWord !== 'struct',
+  literalTypes: new Set(['interface', 'struct']),
+  keepWords: [],
+};
 
 export const go: LanguageSpec = {
   prepare: (source) => blankBodies(source, GO_BODIES),

@@ -6,7 +6,7 @@ import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../../index/types.js';
 import { compact, named, nestedDeclarations, type NestedSearch } from './common.js';
-import { blankBodies, JAVA_BODIES } from './bodies.js';
+import { blankBodies, type BodyRules } from './bodies.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
 
 const TYPES: Record<string, NormalizedKind> = {
@@ -117,6 +117,20 @@ function parameters(list: Node | null, ctx: ExtractContext): Parameter[] {
   }
   return out;
 }
+
+/**
+ * Java: a method or constructor body (a type and a name, or modifiers and a name, before the
+ * parameters; `A(1) {` is an enum constant's class body). A body that may declare a local or
+ * anonymous class is parsed whole.
+ */
+export const JAVA_BODIES: BodyRules = {
+  rawStrings: 'java',
+  typeWords: new Set(['class', 'interface', 'enum', 'record', 'new']),
+  isBody: (head) => head.paren && !head.typeWord && head.words >= 2,
+  // LOCAL_SEARCH's words, `new` only where it opens an anonymous class body.
+  keepWords: LOCAL_SEARCH.words.filter((word) => word !== 'new'),
+  keepPattern: /\bnew\b[^;]*?\)\s*\{/,
+};
 
 export const java: LanguageSpec = {
   grammar: 'java',

@@ -8,7 +8,7 @@ import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../../index/types.js';
 import { compact, named, nestedDeclarations, type NestedSearch } from './common.js';
 import { splitTopLevel } from './typescript.js';
-import { blankBodies, RUST_BODIES } from './bodies.js';
+import { blankBodies, type BodyRules } from './bodies.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
 
 const TYPES: Record<string, NormalizedKind> = {
@@ -107,6 +107,15 @@ function parameters(list: Node | null, ctx: ExtractContext): Parameter[] {
   }
   return out;
 }
+
+/** Rust: the body of an `fn` item; `impl`, `trait`, `mod` and type bodies are searched, not blanked. */
+export const RUST_BODIES: BodyRules = {
+  rawStrings: 'rust',
+  multilineStrings: true,
+  typeWords: new Set(['impl', 'trait', 'mod', 'struct', 'enum', 'union', 'macro_rules']),
+  isBody: (head) => head.firstKeyword === 'fn',
+  keepWords: NESTED_SEARCH.words,
+};
 
 export const rust: LanguageSpec = {
   prepare: (source) => blankBodies(source, RUST_BODIES),
