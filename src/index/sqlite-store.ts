@@ -80,9 +80,7 @@ const DROP_LOAD_INDEXES = 'DROP INDEX IF EXISTS symbols_sid;';
  * statement (the signature tier answers once the first build is done).
  */
 const TEXT_PENDING = 'signatures_pending';
-const FILL_TEXT = `INSERT INTO sig_text (rowid, signature) SELECT id,
-  CASE WHEN return_type IS NOT NULL AND instr(signature, return_type) = 0 THEN signature || ' ' || return_type ELSE signature END
-  FROM symbols;`;
+const FILL_TEXT = 'INSERT INTO sig_text (rowid, signature) SELECT id, plumb_signature_text(signature, return_type) FROM symbols;';
 
 /**
  * Read as arrays (SymbolRow): better-sqlite3 builds an array several times faster than an object per row.
@@ -524,6 +522,8 @@ function openDatabase(file: string): Database.Database {
   db.pragma('cache_size = -65536');
   // Modest: mapped pages count in the service's RSS, and the page cache serves reads well enough.
   db.pragma('mmap_size = 268435456');
+  // sig_text's text, the same whether a row is written alone or a bulk load fills the table at its end.
+  db.function('plumb_signature_text', { deterministic: true }, (signature: unknown, returnType: unknown) => signatureText(String(signature), returnType === null ? null : String(returnType)));
   db.function('plumb_camel', { deterministic: true }, (name: unknown, query: unknown) => (fuzzyMatches(String(name), String(query)) ? 1 : 0));
   return db;
 }
