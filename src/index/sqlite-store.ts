@@ -637,7 +637,7 @@ interface NameStats {
  * The FROM/WHERE of one tier, made disjoint from the tiers before it so counts add up and a
  * symbol is listed once, in its best tier. Undefined when the tier cannot apply to the query.
  */
-function tierSource(tier: MatchTier, spec: SearchSpec, stats?: NameStats): TierSql | undefined {
+function tierSource(tier: MatchTier, spec: SearchSpec, stats: NameStats): TierSql | undefined {
   const q = spec.name;
   const ql = q.toLowerCase();
   const filters = filterSql(spec, spec.qualifier);
@@ -671,8 +671,8 @@ function tierSource(tier: MatchTier, spec: SearchSpec, stats?: NameStats): TierS
       const params = [first, prefixEnd(first), fuzzy, ql, ...words, ...(initialsOnly ? [] : [q])];
       // Each hump of the query is inside the name: when a trigram of them is ten times rarer than the first hump's
       // names (`get_json`: 662 names hold `jso`, 15,517 start with `get`), the names holding the rarest two are the candidates.
-      const rare = stats ? rarestTrigrams(humps.filter((hump) => hump.length >= 3), stats.trigram) : [];
-      if (stats && rare.length > 0 && rare[0].n * 10 < stats.firstHump(first)) {
+      const rare = rarestTrigrams(humps.filter((hump) => hump.length >= 3), stats.trigram);
+      if (rare.length > 0 && rare[0].n * 10 < stats.firstHump(first)) {
         base = { from: `name_text CROSS JOIN names n ON n.id = name_text.rowid ${byName}`, where: `name_text MATCH ? AND ${where}`, params: [rare.map((c) => phrase(c.trigram)).join(' AND '), ...params] };
         break;
       }
@@ -686,7 +686,7 @@ function tierSource(tier: MatchTier, spec: SearchSpec, stats?: NameStats): TierS
       base = {
         from: `name_text CROSS JOIN names n ON n.id = name_text.rowid ${byName}`,
         where: `name_text MATCH ? AND instr(n.name_lower, ?) > 1${notFuzzy.replace(/s\./g, 'n.')}`,
-        params: [trigramMatch(q, stats?.trigram), ql, ...notFuzzyParams],
+        params: [trigramMatch(q, stats.trigram), ql, ...notFuzzyParams],
       };
       break;
     case 'signature':
