@@ -3,7 +3,7 @@
  * drafts into ExtractedSymbols (containers, ranges, signature, doc).
  */
 import type { Node, Tree } from 'web-tree-sitter';
-import type { ExtractedSymbol, LanguageId } from '../index/types.js';
+import type { ExtractedSymbol, LanguageId, Parameter } from '../index/types.js';
 import type { Range } from '../../schemas/common.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope } from './languages/spec.js';
 import { dedent } from './languages/common.js';
@@ -102,14 +102,27 @@ function toSymbol(draft: Draft, declared: Node, scope: Scope, spec: LanguageSpec
     range: { start: point(rangeStart.startPosition), end: point(endNode.endPosition) },
     selectionRange: { start: point(nameNode.startPosition), end: point(nameNode.endPosition) },
     signature: (draft.signaturePrefix ?? '') + oneLine(ctx.source.slice(startNode.startIndex, Math.max(headEnd, startNode.startIndex))),
-    parameters: draft.parameters ?? [],
-    returnType: draft.returnType ?? null,
+    parameters: draft.parameters?.map(clipParameter) ?? [],
+    returnType: draft.returnType ? clipType(draft.returnType) : null,
     doc: normalizeNewlines(draft.doc !== undefined ? draft.doc : docAbove(outer ?? declared, spec, ctx)),
     definition: draft.definition ?? true,
     forwardDeclaration: draft.forwardDeclaration ?? false,
     bases: draft.bases ?? [],
     language,
   };
+}
+
+/**
+ * Types as one readable line, capped like signatures: an inferred object type can run to
+ * 100 KB (`declare const icons: { ... }`), which no answer should carry.
+ */
+export function clipType(text: string): string {
+  const line = text.length > MAX_SIGNATURE || /\s\s|[\t\r\n]/.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
+  return line.length > MAX_SIGNATURE ? `${line.slice(0, MAX_SIGNATURE - 1)}…` : line;
+}
+
+function clipParameter(parameter: Parameter): Parameter {
+  return parameter.type && parameter.type.length > MAX_SIGNATURE ? { ...parameter, type: clipType(parameter.type) } : parameter;
 }
 
 /** The first of the decorator-like siblings right before `anchor`, else `fallback`. */

@@ -289,3 +289,28 @@ t.test('languages by extension', async (t) => {
   t.equal(syntaxLanguageOf('README.md'), undefined);
   t.equal(syntaxLanguageOf('Makefile'), undefined);
 });
+
+t.test('an export macro wrapping the return type leaves the declarator its name (curses.h style)', async (t) => {
+  const source = [
+    'extern NCURSES_EXPORT(int) endwin (void);\t\t/* implemented */',
+    'extern NCURSES_EXPORT(WINDOW *) derwin (WINDOW *,int,int,int,int);\t/* implemented */',
+    'extern NCURSES_EXPORT_VAR(WINDOW *) stdscr;',
+    'extern NCURSES_EXPORT(int) doupdate (void);',
+  ].join('\n');
+  const symbols = await extractSymbols('cpp', source);
+  t.same(symbols.map((s) => s.name), ['endwin', 'derwin', 'stdscr', 'doupdate']);
+  t.match(only(symbols, 'endwin'), { kind: 'function', definition: false, returnType: 'int', selectionRange: { start: { line: 1, column: 28 } } });
+  t.match(only(symbols, 'derwin'), { kind: 'function', returnType: 'WINDOW*' });
+});
+
+t.test('a huge inferred type is clipped to one line in returnType and parameters', async (t) => {
+  const members = Array.from({ length: 400 }, (_, i) => `  'icon-${i}': () => Promise<typeof icon${i}>;`).join('\n');
+  const source = `declare const dynamicIconImports: {\n${members}\n};\nexport function take(options: {\n${members}\n}): void;\n`;
+  const symbols = await extractSymbols('typescript', source);
+  const icons = only(symbols, 'dynamicIconImports');
+  t.ok(icons.returnType && icons.returnType.length <= 300 && icons.returnType.endsWith('…'), `returnType clipped (${icons.returnType?.length} characters)`);
+  t.notMatch(icons.returnType ?? '', /\n/);
+  const take = only(symbols, 'take');
+  t.ok(take.parameters[0].type.length <= 300, 'parameter type clipped');
+  t.equal(take.parameters[0].name, 'options');
+});

@@ -30,6 +30,12 @@ const DECORATION_WORD = /\b(?:FORCEINLINE|FORCENOINLINE|FORCEINLINE_DEBUGGABLE|U
 /** An attribute macro ending a line whose next line starts with the function name (`static void PRINTF_STYLE(1,2)` / `die(...)`). */
 const LINE_END_CALL = /\b_?[A-Z][A-Z0-9_]*[ \t]*\((?=[^\n]*\)[ \t]*\r?\n[ \t]*[A-Za-z_]\w*[ \t]*\()/g;
 
+/**
+ * An export macro wrapping the return type before a declarator (`extern NCURSES_EXPORT(int) endwin (void);`,
+ * `NCURSES_EXPORT_VAR(WINDOW *) stdscr;`): the macro's name and parentheses go, the type stays.
+ */
+const TYPE_WRAPPER = /\b_?[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]*\((?=[ \t]*[A-Za-z_][^()\n;{}]*\)[ \t]*[*&]*[ \t]*[A-Za-z_]\w*[ \t]*[(;[=,])/g;
+
 /** An annotation macro after a parameter list (`~X() GTEST_LOCK_EXCLUDED_(mu) {`). */
 const TRAILING = /\)[ \t]*(?:const[ \t]*)?(?:noexcept[ \t]*)?([A-Z][A-Z0-9_]+[ \t]*\()/g;
 
@@ -97,6 +103,12 @@ export function blankCppMacros(source: string): string {
     const lineStart = source.lastIndexOf('\n', match.index) + 1;
     if (!source.slice(lineStart, match.index).trim()) continue;
     cuts.push([match.index, close + 1]);
+  }
+
+  for (const match of source.matchAll(TYPE_WRAPPER)) {
+    const close = matchingParen(source, match.index + match[0].length - 1);
+    if (close < 0 || isDirectiveLine(source, match.index)) continue;
+    cuts.push([match.index, match.index + match[0].length], [close, close + 1]);
   }
 
   for (const match of source.matchAll(TRAILING)) {
