@@ -19,7 +19,7 @@ import { COUNT_CAP } from './store.js';
 import type { LanguageId, Parameter } from './types.js';
 
 /** Bump when the tables, or what the extractor stores in them, change: a mismatch rebuilds. */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -184,6 +184,7 @@ export class SqliteSymbolStore implements SymbolStore {
       return (this.statement('SELECT doc FROM temp.name_trigrams WHERE term = ?').pluck().get(trigram) as number | undefined) ?? 0;
     }),
     firstHump: (prefix) => this.stat(`f${prefix}`, () => this.statement('SELECT count(*) FROM names WHERE first >= ? AND first < ?').pluck().get(prefix, prefixEnd(prefix)) as number),
+    names: () => this.statNames,
   };
 
   /** Forgets the counts when the names grew by a tenth since they were read. */
@@ -569,7 +570,7 @@ function phrase(text: string): string {
 /**
  * The trigram MATCH for a substring: an ASCII query as the AND of trigrams that cover it without
  * overlapping (`matcher` → mat AND che AND her), which FTS5 answers from rowid lists, several times
- * faster than a phrase of every trigram; with `docCount` (names per trigram), the AND of its two
+ * faster than a phrase of every trigram; with `docCount` (names per trigram), the AND of its three
  * rarest trigrams, as a common one (`ect`: 28,000 names) costs more than it narrows. The instr()
  * check on the name that follows keeps exactly the names that contain the query.
  */
@@ -577,7 +578,7 @@ export function trigramMatch(text: string, docCount?: (trigram: string) => numbe
   // Non-ASCII case folding may differ between FTS5 and toLowerCase: those keep the exact phrase.
   if (!/^[\x20-\x7e]+$/.test(text) || text.length <= 3) return phrase(text);
   const lower = text.toLowerCase();
-  // FTS5 reads the two short rowid lists, instr() does the rest.
+  // FTS5 reads the three short rowid lists, instr() does the rest.
   if (docCount) return rarestTrigrams([lower], docCount).map((c) => phrase(c.trigram)).join(' AND ');
   const trigrams = new Set<string>();
   for (let i = 0; i + 3 <= lower.length; i += 3) trigrams.add(lower.slice(i, i + 3));
@@ -586,13 +587,14 @@ export function trigramMatch(text: string, docCount?: (trigram: string) => numbe
 }
 
 /**
- * The two rarest trigrams inside `words` (lower case), weighing at most eight spread over them: the
- * first look-up of each reads its rowid list.
+ * The three rarest trigrams inside `words` (lower case), weighing at most eight spread over them: the
+ * first look-up of each reads its rowid list. A third list costs less than the candidate names it
+ * rules out (`matcher`: 2,698 names hold `tch` and `mat`, 415 also `her`).
  */
 function rarestTrigrams(words: string[], docCount: (trigram: string) => number): Array<{ trigram: string; n: number }> {
   const all = words.flatMap((word) => Array.from({ length: Math.max(word.length - 2, 0) }, (_, i) => word.slice(i, i + 3)));
   const spread = all.length <= 8 ? all : Array.from({ length: 8 }, (_, i) => all[Math.round((i * (all.length - 1)) / 7)]);
-  return [...new Set(spread)].map((trigram) => ({ trigram, n: docCount(trigram) })).sort((a, b) => a.n - b.n).slice(0, 2);
+  return [...new Set(spread)].map((trigram) => ({ trigram, n: docCount(trigram) })).sort((a, b) => a.n - b.n).slice(0, 3);
 }
 
 function filterSql(filters: SymbolFilters, qualifier: string | undefined): SqlPart {
@@ -631,6 +633,41 @@ interface TierSql { from: string; where: string; params: SqlValue[] }
 interface NameStats {
   trigram(trigram: string): number;
   firstHump(prefix: string): number;
+  /** Distinct names in all. */
+  names(): number;
+}
+
+/**
+ * What a tier's plan costs, in microseconds, measured on the million-symbol index: reading one entry of
+ * a trigram's rowid list; fetching and checking one candidate name; scanning one name of a first-hump range.
+ */
+const COST_POSTING = 0.015;
+const COST_CANDIDATE = 0.7;
+const COST_SCAN = 0.12;
+
+/**
+ * The trigrams whose names are the CamelCase tier's cheapest candidates, with their estimated cost:
+ * the rarest trigram of each hump of three letters or more, the rarest first, as many (up to three)
+ * as lower the estimate. A further trigram costs its rowid list and spares the candidates it rules out,
+ * guessed as if humps occurred independently (ten times as often together, to be safe).
+ */
+export function fuzzyTrigrams(humps: string[], docCount: (trigram: string) => number, names: number): { trigrams: string[]; cost: number } | undefined {
+  const picks = humps.filter((hump) => hump.length >= 3)
+    .map((hump) => rarestTrigrams([hump], docCount)[0])
+    .filter((pick) => pick !== undefined)
+    .sort((a, b) => a.n - b.n);
+  let best: { trigrams: string[]; cost: number } | undefined;
+  let listed = 0;
+  let candidates = 0;
+  for (const [i, pick] of picks.slice(0, 3).entries()) {
+    if (best?.trigrams.includes(pick.trigram)) continue;
+    listed += pick.n;
+    candidates = i === 0 ? pick.n : candidates * Math.min(1, (10 * pick.n) / Math.max(names, 1));
+    const cost = listed * COST_POSTING + candidates * COST_CANDIDATE;
+    if (!best || cost < best.cost) best = { trigrams: [...(best?.trigrams ?? []), pick.trigram], cost };
+    else break;
+  }
+  return best;
 }
 
 /**
@@ -669,11 +706,12 @@ function tierSource(tier: MatchTier, spec: SearchSpec, stats: NameStats): TierSq
       const words = humps.slice(1).filter((hump) => hump.length > 1);
       const where = `n.first >= ? AND n.first < ? AND n.humps LIKE ? AND instr(n.name_lower, ?) <> 1${words.map(() => ' AND instr(n.name_lower, ?) > 0').join('')}${camel.replace(/s\./g, 'n.')}`;
       const params = [first, prefixEnd(first), fuzzy, ql, ...words, ...(initialsOnly ? [] : [q])];
-      // Each hump of the query is inside the name: when a trigram of them is ten times rarer than the first hump's
-      // names (`get_json`: 662 names hold `jso`, 15,517 start with `get`), the names holding the rarest two are the candidates.
-      const rare = rarestTrigrams(humps.filter((hump) => hump.length >= 3), stats.trigram);
-      if (rare.length > 0 && rare[0].n * 10 < stats.firstHump(first)) {
-        base = { from: `name_text CROSS JOIN names n ON n.id = name_text.rowid ${byName}`, where: `name_text MATCH ? AND ${where}`, params: [rare.map((c) => phrase(c.trigram)).join(' AND '), ...params] };
+      // Each hump of the query is inside the name, so names holding a rare trigram of each hump are candidates too:
+      // taken when reading them costs less than scanning the first hump's names (`TestPartResult`: 2,311 names hold
+      // `sul`, 57 of them `art` too; 7,986 names start with `test`).
+      const rare = fuzzyTrigrams(humps, stats.trigram, stats.names());
+      if (rare && rare.cost < stats.firstHump(first) * COST_SCAN) {
+        base = { from: `name_text CROSS JOIN names n ON n.id = name_text.rowid ${byName}`, where: `name_text MATCH ? AND ${where}`, params: [rare.trigrams.map(phrase).join(' AND '), ...params] };
         break;
       }
       // Distinct names whose first hump starts with the query's (CROSS JOIN keeps that order), then their symbols.

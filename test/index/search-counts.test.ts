@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { SqliteSymbolStore, trigramMatch } from '../../src/index/sqlite-store.js';
+import { fuzzyTrigrams, SqliteSymbolStore, trigramMatch } from '../../src/index/sqlite-store.js';
 import { fuzzyMatches, qualifierMatches } from '../../src/index/ranking.js';
 import { COUNT_CAP, MATCH_TIERS, type SearchSpec } from '../../src/index/store.js';
 import type { ExtractedSymbol } from '../../src/index/types.js';
@@ -89,16 +89,26 @@ t.test('the CamelCase tier finds the same names through a rare trigram as throug
   }
 });
 
-t.test('trigramMatch: non-overlapping trigrams of an ASCII query, or its two rarest; the phrase otherwise', async (t) => {
+t.test('trigramMatch: non-overlapping trigrams of an ASCII query, or its three rarest; the phrase otherwise', async (t) => {
   t.equal(trigramMatch('Matcher'), '"mat" AND "che" AND "her"');
   t.equal(trigramMatch('abcdef'), '"abc" AND "def"');
   t.equal(trigramMatch('get'), '"get"');
   t.equal(trigramMatch('Größe'), '"Größe"');
   t.equal(trigramMatch('a"bcd'), '"a""b" AND "bcd"');
   const docs: Record<string, number> = { mat: 50, atc: 9, tch: 70, che: 3, her: 90 };
-  t.equal(trigramMatch('Matcher', (trigram) => docs[trigram]), '"che" AND "atc"', 'the two rarest, given counts');
+  t.equal(trigramMatch('Matcher', (trigram) => docs[trigram]), '"che" AND "atc" AND "mat"', 'the three rarest, given counts');
   t.equal(trigramMatch('get', (trigram) => docs[trigram] ?? 0), '"get"');
   const looked: string[] = [];
   trigramMatch('abcdefghijklmn', (trigram) => (looked.push(trigram), 1));
   t.same(looked, ['abc', 'cde', 'def', 'fgh', 'ghi', 'ijk', 'jkl', 'lmn'], 'a long query: eight trigrams spread over it');
+});
+
+t.test('fuzzyTrigrams: the rarest trigram of each long hump, as many as lower the estimated cost', async (t) => {
+  const docs: Record<string, number> = { tes: 17697, est: 36401, par: 15603, art: 5340, res: 23488, esu: 3072, sul: 2311, ult: 8173, get: 32080, jso: 636, son: 2006 };
+  const count = (trigram: string): number => docs[trigram] ?? 0;
+  const partResult = fuzzyTrigrams(['test', 'part', 'result'], count, 541_732);
+  t.same(partResult?.trigrams, ['sul', 'art'], 'one per hump, rarest first; the common `tes` costs more than it spares');
+  t.ok(partResult && partResult.cost < 7986 * 0.12, 'cheaper than scanning the 7,986 names whose first hump starts with `test`');
+  t.same(fuzzyTrigrams(['get', 'json'], count, 541_732)?.trigrams, ['jso'], '`get` in 32,080 names spares less than its list costs');
+  t.equal(fuzzyTrigrams(['f', 'p', 'c'], count, 541_732), undefined, 'initials alone have no trigram');
 });
