@@ -27,7 +27,7 @@ export const IndexSymbol = Type.Object({
   range: Range,
   selectionRange: Range,
   containingType: Type.Union([Type.String(), Type.Null()], { description: 'Innermost enclosing type' }),
-  qualifiedName: Type.String({ description: 'Containers and name with the language\'s separator (`ns::AMyActor::BeginPlay`, `pkg.mod.Class.method`)' }),
+  qualifiedName: Type.String({ description: 'Containers and name with the language\'s separator, as the file declares them (`ns::AMyActor::BeginPlay`, `Config.from_object`)' }),
   signature: Type.String({ description: 'The declaration head on one line, without the body' }),
   parameters: Type.Array(Type.Object({ name: Type.String(), type: Type.String() })),
   returnType: Type.Union([Type.String(), Type.Null()]),
@@ -48,7 +48,7 @@ export const IncludeForward = Type.Optional(Type.Boolean({ default: false, descr
 export const KindParam = Type.Optional(Type.String({ description: 'Kind or comma-separated kinds: namespace module package class struct interface enum enum_member type_alias function method constructor field property variable constant macro' }));
 
 export const SymbolSearchQuery = Type.Object({
-  query: Type.Optional(Type.String({ maxLength: 500, description: 'Name to find: exact, prefix, CamelCase initials (`FPC` finds FMyPlayerController), substring, or words of a signature/return type. A qualified name (`leveldb::Iterator`, `pkg.module.Class`) matches on separator boundaries.' })),
+  query: Type.Optional(Type.String({ maxLength: 500, description: 'Name to find: exact, prefix, CamelCase initials (`FPC` finds FMyPlayerController), substring, or words of a signature/return type. A qualified name (`leveldb::Iterator`, `Outer.Inner.method`) matches on separator boundaries; in Python, Go and Java the module or package may stand in front (`flask.app.Flask`, `flask.Flask`, `http.HandlerFunc`, `java.util.HashMap`).' })),
   id: Type.Optional(Type.String({ maxLength: 64, description: 'A symbol id from an earlier answer: returns that symbol (404 when the index no longer has it)' })),
   match: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('exact')], { default: 'all', description: '`all` (default) ranks every tier; `exact` is get_symbol: only names equal to the query (case-sensitive first, then case-insensitive), every package\'s match unless `package` narrows it; none → 404' })),
   kind: KindParam,

@@ -19,7 +19,7 @@ import { COUNT_CAP } from './store.js';
 import type { LanguageId, Parameter } from './types.js';
 
 /** Bump when the tables, or what the extractor stores in them, change: a mismatch rebuilds. */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -30,7 +30,8 @@ CREATE TABLE packages (
 CREATE INDEX packages_lower ON packages (lower(name));
 CREATE TABLE files (
   id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime REAL NOT NULL, hash TEXT NOT NULL,
-  language TEXT NOT NULL, package_id INTEGER NOT NULL, external INTEGER NOT NULL, symbol_count INTEGER NOT NULL
+  language TEXT NOT NULL, package_id INTEGER NOT NULL, external INTEGER NOT NULL, symbol_count INTEGER NOT NULL,
+  module TEXT, module_prefix INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX files_package ON files (package_id);
 CREATE TABLE symbols (
@@ -395,9 +396,10 @@ export class SqliteSymbolStore implements SymbolStore {
     const dropSymbols = this.statement('DELETE FROM symbols WHERE file_id = ?');
     const dropFile = this.statement('DELETE FROM files WHERE id = ?');
     const touch = this.statement('UPDATE files SET size = ?, mtime = ? WHERE path = ?');
-    const upsertFile = this.statement(`INSERT INTO files (path, size, mtime, hash, language, package_id, external, symbol_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    const upsertFile = this.statement(`INSERT INTO files (path, size, mtime, hash, language, package_id, external, symbol_count, module, module_prefix) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, hash = excluded.hash, language = excluded.language,
-      package_id = excluded.package_id, external = excluded.external, symbol_count = excluded.symbol_count RETURNING id`);
+      package_id = excluded.package_id, external = excluded.external, symbol_count = excluded.symbol_count, module = excluded.module,
+      module_prefix = excluded.module_prefix RETURNING id`);
     const insertSymbol = this.statement(`INSERT INTO symbols (sid, file_id, name, name_lower, humps, kind, qualified_name, containing_type,
       sl, sc, el, ec, nl, nc, nel, nec, signature, parameters, return_type, doc, definition, fwd, external, rank, bases, language, package_id)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -421,7 +423,8 @@ export class SqliteSymbolStore implements SymbolStore {
         const packageId = this.packageId(update.package);
         const existing = fileId.get(update.file) as { id: number } | undefined;
         if (existing) dropFileContent(existing.id);
-        const { id } = upsertFile.get(update.file, update.size, update.mtimeMs, update.hash, update.language, packageId, update.external ? 1 : 0, update.symbols.length) as { id: number };
+        const { id } = upsertFile.get(update.file, update.size, update.mtimeMs, update.hash, update.language, packageId, update.external ? 1 : 0, update.symbols.length,
+          update.module?.path ?? null, update.module?.packagePrefix ? 1 : 0) as { id: number };
         const ids = symbolIds(update.file, update.symbols);
         update.symbols.forEach((symbol, i) => {
           const humps = humpsOf(symbol.name);
@@ -621,8 +624,16 @@ function filterSql(filters: SymbolFilters, qualifier: string | undefined): SqlPa
     // qualifierMatches in SQL (no JavaScript call per candidate): `qualifier.name` is the whole normalized qualified name or its tail after a `.`.
     // The qualifier's last segment holds no separator, so the raw qualified name contains it too: instr() spares most replace() calls.
     const normalized = "replace(replace(s.qualified_name, '::', '.'), '#', '.')";
-    parts.push(`instr(s.qualified_name, ?) > 0 AND (${normalized} = ? || '.' || s.name OR substr(${normalized}, -(length(s.name) + length(?) + 2)) = '.' || ? || '.' || s.name)`);
-    params.push(qualifier.slice(qualifier.lastIndexOf('.') + 1), qualifier, qualifier, qualifier);
+    const tail = (path: string): string => `(${path} = ? || '.' || s.name OR substr(${path}, -(length(s.name) + length(?) + 2)) = '.' || ? || '.' || s.name)`;
+    // Else the same with the file's module in front (`http.HandlerFunc`, `flask.app.Flask`), or, where a package names
+    // what its modules hold (Python's `flask.Flask`, `flask.Flask.run`), `qualifier.name` as a package above the module
+    // and then the whole qualified name. Only files with a module are looked up.
+    const moduled = `f.module || '.' || ${normalized}`;
+    const packaged = `(f.module_prefix = 1 AND length(?2) > length(${normalized}) + 1 AND substr(?2, -(length(${normalized}) + 1)) = '.' || ${normalized}
+      AND substr(f.module || '.', 1, length(?2) - length(${normalized})) = substr(?2, 1, length(?2) - length(${normalized})))`;
+    parts.push(`((instr(s.qualified_name, ?) > 0 AND ${tail(normalized)}) OR EXISTS (SELECT 1 FROM files f WHERE f.id = s.file_id AND f.module IS NOT NULL
+      AND (${tail(moduled)} OR ${packaged.replace(/\?2/g, "(? || '.' || s.name)")})))`);
+    params.push(qualifier.slice(qualifier.lastIndexOf('.') + 1), qualifier, qualifier, qualifier, qualifier, qualifier, qualifier, ...Array(5).fill(qualifier));
   }
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
 }

@@ -11,6 +11,7 @@ import { isManifestFile, PackageResolver } from './manifests.js';
 import { ParsePool } from './parse-pool.js';
 import { SqliteSymbolStore } from './sqlite-store.js';
 import type { FileState, FileUpdate, PackageRef, SymbolStore } from './store.js';
+import { moduleOf, packageDirectoryCheck, type PackageDirectoryCheck } from './modules.js';
 import { RootFilter, storedPath, walkRoot, walkRoots, type IndexRoot, type WalkedFile, type WalkResult } from './walker.js';
 import { DirectoryWatcher } from './watcher.js';
 
@@ -70,6 +71,8 @@ export class SymbolIndex {
   private writing: Promise<unknown> = Promise.resolve();
   private changesDuringBuild = new Set<string>();
   private closed = false;
+  /** Python package directories seen in this pass (modules.ts). */
+  private isPackage: PackageDirectoryCheck = packageDirectoryCheck();
 
   private constructor(options: SymbolIndexOptions, store: SymbolStore, databaseFile: string) {
     this.options = options;
@@ -149,6 +152,8 @@ export class SymbolIndex {
     const updates: FileUpdate[] = [];
     const removed = new Set<string>();
     const pool = this.parsePool();
+    // An added or removed __init__.py changes what later files' modules are.
+    this.isPackage = packageDirectoryCheck();
     const previousHash = async (file: string): Promise<string | undefined> => (await this.store.fileStatesOf([file])).get(file)?.hash;
     await Promise.all(paths.map(async (absolute) => {
       const filter = this.filters.find((f) => isInside(absolute, f.root.path));
@@ -211,6 +216,7 @@ export class SymbolIndex {
       language: file.language,
       package: this.packageOf(file.absolute, file.root),
       external: file.root.external,
+      module: moduleOf(file.absolute, file.root.path, file.language, this.isPackage),
       symbols,
     };
   }
@@ -240,6 +246,7 @@ export class SymbolIndex {
   private async runBuild(): Promise<BuildSummary> {
     const started = performance.now();
     this.setProgress({ state: 'building' });
+    this.isPackage = packageDirectoryCheck();
     const config = this.options.config.index;
     const roots = await this.resolveRoots();
     const skip = [this.options.cacheDir];

@@ -117,6 +117,16 @@ t.test('/symbols over rxjs, zod, flask and a scoped package, with googletest as 
     const qualified = await getJson(app, '/symbols?query=ZodFirstPartyTypeKind.ZodString&match=exact');
     t.equal(qualified.body.results.length, 1, 'a qualified name matches on separator boundaries');
     t.match(qualified.body.results[0], { kind: 'enum_member', qualifiedName: 'ZodFirstPartyTypeKind.ZodString' });
+    for (const query of ['flask.Flask', 'flask.app.Flask', 'app.Flask']) {
+      const flask = await getJson(app, `/symbols?query=${query}&match=exact`);
+      t.equal(flask.status, 200, query);
+      t.ok(flask.body.results.some((h: Hit) => h.kind === 'class' && h.file === 'flask/app.py'), `${query}: the module path qualifies a Python name`);
+    }
+    const config = await getJson(app, '/symbols?query=flask.config.Config.from_object&match=exact');
+    t.match(config.body.results, [{ name: 'from_object', kind: 'method', file: 'flask/config.py', qualifiedName: 'Config.from_object' }], 'module, class, then method');
+    t.equal((await getJson(app, '/symbols?query=werkzeug.Flask&match=exact')).status, 404, 'another package\'s name does not qualify it');
+    const packaged = await getJson(app, '/symbols?query=flask.Config.from_object&match=exact');
+    t.match(packaged.body.results, [{ name: 'from_object', file: 'flask/config.py' }], 'the package, then the class and method');
     const byId = await getJson(app, `/symbols?id=${encodeURIComponent(body.results[0].id)}`);
     t.same(byId.body.results[0].id, body.results[0].id, 'an id finds its symbol');
     t.equal((await getJson(app, '/symbols?id=AAAAAAAAAAAA')).status, 404);
