@@ -7,7 +7,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { LanguageId } from './types.js';
-import type { FileModule } from './store.js';
 import { LANGUAGE_SPECS } from '../syntax/languages/index.js';
 
 /** Whether a directory holds `__init__.py(i)`, cached for one pass over the tree. */
@@ -26,7 +25,7 @@ export function packageDirectoryCheck(): PackageDirectoryCheck {
 }
 
 /** The module of `absolute` (a file inside `root`), or null when its language names none. */
-export function moduleOf(absolute: string, root: string, language: LanguageId, isPackage: PackageDirectoryCheck): FileModule | null {
+export function moduleOf(absolute: string, root: string, language: LanguageId, isPackage: PackageDirectoryCheck): string | null {
   const rule = LANGUAGE_SPECS[language]?.modulePath;
   if (!rule) return null;
   const directory = path.dirname(absolute);
@@ -43,8 +42,7 @@ export function moduleOf(absolute: string, root: string, language: LanguageId, i
     const relative = path.relative(root, directory);
     segments.push(...(relative === '' ? [path.basename(root)] : relative.split(path.sep)));
   }
-  const dotted = segments.filter((segment) => segment !== '').join('.');
-  return dotted ? { path: dotted, packagePrefix: rule === 'python-package' } : null;
+  return segments.filter((segment) => segment !== '').join('.') || null;
 }
 
 function isInside(absolute: string, root: string): boolean {

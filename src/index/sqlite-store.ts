@@ -17,9 +17,10 @@ import type {
 } from './store.js';
 import { COUNT_CAP } from './store.js';
 import type { LanguageId, Parameter } from './types.js';
+import { LANGUAGE_SPECS } from '../syntax/languages/index.js';
 
 /** Bump when the tables, or what the extractor stores in them, change: a mismatch rebuilds. */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -30,14 +31,13 @@ CREATE TABLE packages (
 CREATE INDEX packages_lower ON packages (lower(name));
 CREATE TABLE files (
   id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime REAL NOT NULL, hash TEXT NOT NULL,
-  language TEXT NOT NULL, package_id INTEGER NOT NULL, external INTEGER NOT NULL, symbol_count INTEGER NOT NULL,
-  module TEXT, module_prefix INTEGER NOT NULL DEFAULT 0
+  language TEXT NOT NULL, package_id INTEGER NOT NULL, external INTEGER NOT NULL, symbol_count INTEGER NOT NULL
 );
 CREATE INDEX files_package ON files (package_id);
 CREATE TABLE symbols (
   id INTEGER PRIMARY KEY, sid TEXT NOT NULL, file_id INTEGER NOT NULL,
   name TEXT NOT NULL, name_lower TEXT NOT NULL, humps TEXT NOT NULL, kind TEXT NOT NULL,
-  qualified_name TEXT NOT NULL, containing_type TEXT,
+  qualified_name TEXT NOT NULL, module TEXT, containing_type TEXT,
   sl INTEGER NOT NULL, sc INTEGER NOT NULL, el INTEGER NOT NULL, ec INTEGER NOT NULL,
   nl INTEGER NOT NULL, nc INTEGER NOT NULL, nel INTEGER NOT NULL, nec INTEGER NOT NULL,
   signature TEXT NOT NULL, parameters TEXT NOT NULL, return_type TEXT, doc TEXT,
@@ -396,13 +396,12 @@ export class SqliteSymbolStore implements SymbolStore {
     const dropSymbols = this.statement('DELETE FROM symbols WHERE file_id = ?');
     const dropFile = this.statement('DELETE FROM files WHERE id = ?');
     const touch = this.statement('UPDATE files SET size = ?, mtime = ? WHERE path = ?');
-    const upsertFile = this.statement(`INSERT INTO files (path, size, mtime, hash, language, package_id, external, symbol_count, module, module_prefix) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    const upsertFile = this.statement(`INSERT INTO files (path, size, mtime, hash, language, package_id, external, symbol_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, hash = excluded.hash, language = excluded.language,
-      package_id = excluded.package_id, external = excluded.external, symbol_count = excluded.symbol_count, module = excluded.module,
-      module_prefix = excluded.module_prefix RETURNING id`);
+      package_id = excluded.package_id, external = excluded.external, symbol_count = excluded.symbol_count RETURNING id`);
     const insertSymbol = this.statement(`INSERT INTO symbols (sid, file_id, name, name_lower, humps, kind, qualified_name, containing_type,
-      sl, sc, el, ec, nl, nc, nel, nec, signature, parameters, return_type, doc, definition, fwd, external, rank, bases, language, package_id)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      sl, sc, el, ec, nl, nc, nel, nec, signature, parameters, return_type, doc, definition, fwd, external, rank, bases, language, package_id, module)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     const insertName = this.statement('INSERT OR IGNORE INTO names (name, name_lower, first, humps) VALUES (?, ?, ?, ?)');
     const insertNameText = this.statement('INSERT INTO name_text (rowid, name) VALUES (?, ?)');
     const insertSig = this.statement('INSERT INTO sig_text (rowid, signature) VALUES (?, ?)');
@@ -423,8 +422,7 @@ export class SqliteSymbolStore implements SymbolStore {
         const packageId = this.packageId(update.package);
         const existing = fileId.get(update.file) as { id: number } | undefined;
         if (existing) dropFileContent(existing.id);
-        const { id } = upsertFile.get(update.file, update.size, update.mtimeMs, update.hash, update.language, packageId, update.external ? 1 : 0, update.symbols.length,
-          update.module?.path ?? null, update.module?.packagePrefix ? 1 : 0) as { id: number };
+        const { id } = upsertFile.get(update.file, update.size, update.mtimeMs, update.hash, update.language, packageId, update.external ? 1 : 0, update.symbols.length) as { id: number };
         const ids = symbolIds(update.file, update.symbols);
         update.symbols.forEach((symbol, i) => {
           const humps = humpsOf(symbol.name);
@@ -434,7 +432,7 @@ export class SqliteSymbolStore implements SymbolStore {
             symbol.selectionRange.start.line, symbol.selectionRange.start.column, symbol.selectionRange.end.line, symbol.selectionRange.end.column,
             symbol.signature, JSON.stringify(symbol.parameters), symbol.returnType, symbol.doc,
             symbol.definition ? 1 : 0, symbol.forwardDeclaration ? 1 : 0, update.external ? 1 : 0, rankOf(update.external, symbol.definition),
-            JSON.stringify(symbol.bases), symbol.language, packageId,
+            JSON.stringify(symbol.bases), symbol.language, packageId, update.module ?? null,
           );
           if (!this.loadedNames.has(symbol.name)) {
             const name = insertName.run(symbol.name, symbol.name.toLowerCase(), humpSegments(symbol.name)[0] ?? '', humps);
@@ -625,20 +623,25 @@ function filterSql(filters: SymbolFilters, qualifier: string | undefined): SqlPa
     // The qualifier's last segment holds no separator, so the raw qualified name contains it too: instr() spares most replace() calls.
     const normalized = "replace(replace(s.qualified_name, '::', '.'), '#', '.')";
     const tail = (path: string): string => `(${path} = ? || '.' || s.name OR substr(${path}, -(length(s.name) + length(?) + 2)) = '.' || ? || '.' || s.name)`;
-    // Else the same with the file's module in front (`http.HandlerFunc`, `flask.app.Flask`), or, where a package names
+    // Else the same with the symbol's module in front (`http.HandlerFunc`, `flask.app.Flask`), or, where a package names
     // what its modules hold (Python's `flask.Flask`, `flask.Flask.run`), `qualifier.name` as a package above the module
-    // and then the whole qualified name. Only files with a module are looked up.
-    const moduled = `f.module || '.' || ${normalized}`;
-    const packaged = `(f.module_prefix = 1 AND length(?2) > length(${normalized}) + 1 AND substr(?2, -(length(${normalized}) + 1)) = '.' || ${normalized}
-      AND substr(f.module || '.', 1, length(?2) - length(${normalized})) = substr(?2, 1, length(?2) - length(${normalized})))`;
-    parts.push(`((instr(s.qualified_name, ?) > 0 AND ${tail(normalized)}) OR EXISTS (SELECT 1 FROM files f WHERE f.id = s.file_id AND f.module IS NOT NULL
+    // and then the whole qualified name.
+    const moduled = `s.module || '.' || ${normalized}`;
+    const packaged = `(s.language IN (${PACKAGE_PREFIX_LANGUAGES}) AND length(?2) > length(${normalized}) + 1 AND substr(?2, -(length(${normalized}) + 1)) = '.' || ${normalized}
+      AND substr(s.module || '.', 1, length(?2) - length(${normalized})) = substr(?2, 1, length(?2) - length(${normalized})))`;
+    // The qualifier's last segment is in the module or the qualified name: instr() spares the rest for most candidates.
+    const last = qualifier.slice(qualifier.lastIndexOf('.') + 1);
+    parts.push(`((instr(s.qualified_name, ?) > 0 AND ${tail(normalized)}) OR (s.module IS NOT NULL AND (instr(s.module, ?) > 0 OR instr(s.qualified_name, ?) > 0)
       AND (${tail(moduled)} OR ${packaged.replace(/\?2/g, "(? || '.' || s.name)")})))`);
-    params.push(qualifier.slice(qualifier.lastIndexOf('.') + 1), qualifier, qualifier, qualifier, qualifier, qualifier, qualifier, ...Array(5).fill(qualifier));
+    params.push(last, qualifier, qualifier, qualifier, last, last, qualifier, qualifier, qualifier, ...Array(5).fill(qualifier));
   }
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
 }
 
 interface TierSql { from: string; where: string; params: SqlValue[] }
+
+/** The languages whose packages name what their modules hold (modulePath `python-package`), as an SQL list. */
+const PACKAGE_PREFIX_LANGUAGES = Object.entries(LANGUAGE_SPECS).filter(([, spec]) => spec.modulePath === 'python-package').map(([language]) => `'${language}'`).join(', ');
 
 /** How many names hold a trigram, or have a first hump starting with a prefix: they choose a plan, never an answer. */
 interface NameStats {

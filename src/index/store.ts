@@ -116,16 +116,9 @@ export interface FileUpdate {
   language: LanguageId;
   package: PackageRef;
   external: boolean;
-  /** The file's module for qualified search (src/index/modules.ts), or null where its language has none. */
-  module?: FileModule | null;
+  /** The file's module for qualified search, dotted (`flask.app`, `net.http`; src/index/modules.ts), or null where its language has none. */
+  module?: string | null;
   symbols: ExtractedSymbol[];
-}
-
-export interface FileModule {
-  /** Dotted: `flask.app`, `net.http`. */
-  path: string;
-  /** Whether a package above the module also names its top-level symbols (Python: `flask.Flask`). */
-  packagePrefix: boolean;
 }
 
 export interface PackageRef {

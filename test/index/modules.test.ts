@@ -13,14 +13,14 @@ const packages = (dirs: string[]) => (directory: string): boolean => dirs.includ
 
 t.test('moduleOf: Python packages, Go and Java directories, nothing for the rest', async (t) => {
   const flask = packages(['/ws/src/flask', '/ws/src/flask/json']);
-  t.same(moduleOf('/ws/src/flask/app.py', '/ws', 'python', flask), { path: 'flask.app', packagePrefix: true }, 'up through __init__.py directories only');
-  t.same(moduleOf('/ws/src/flask/json/provider.py', '/ws', 'python', flask), { path: 'flask.json.provider', packagePrefix: true });
-  t.same(moduleOf('/ws/src/flask/__init__.py', '/ws', 'python', flask), { path: 'flask', packagePrefix: true }, 'a package\'s __init__ is the package');
-  t.same(moduleOf('/ws/tools/run.py', '/ws', 'python', flask), { path: 'run', packagePrefix: true }, 'a lone script is its own module');
-  t.same(moduleOf('/lib/flask/app.py', '/lib/flask', 'python', packages(['/lib/flask'])), { path: 'flask.app', packagePrefix: true }, 'a root that is a package names itself');
-  t.same(moduleOf('/go/src/net/http/server.go', '/go/src', 'go', flask), { path: 'net.http', packagePrefix: false });
-  t.same(moduleOf('/go/src/net/http/server.go', '/go/src/net/http', 'go', flask), { path: 'http', packagePrefix: false }, 'at the root: the root\'s name');
-  t.same(moduleOf('/jdk/java.base/java/util/HashMap.java', '/jdk/java.base', 'java', flask), { path: 'java.util', packagePrefix: false });
+  t.same(moduleOf('/ws/src/flask/app.py', '/ws', 'python', flask), 'flask.app', 'up through __init__.py directories only');
+  t.same(moduleOf('/ws/src/flask/json/provider.py', '/ws', 'python', flask), 'flask.json.provider');
+  t.same(moduleOf('/ws/src/flask/__init__.py', '/ws', 'python', flask), 'flask', 'a package\'s __init__ is the package');
+  t.same(moduleOf('/ws/tools/run.py', '/ws', 'python', flask), 'run', 'a lone script is its own module');
+  t.same(moduleOf('/lib/flask/app.py', '/lib/flask', 'python', packages(['/lib/flask'])), 'flask.app', 'a root that is a package names itself');
+  t.same(moduleOf('/go/src/net/http/server.go', '/go/src', 'go', flask), 'net.http');
+  t.same(moduleOf('/go/src/net/http/server.go', '/go/src/net/http', 'go', flask), 'http', 'at the root: the root\'s name');
+  t.same(moduleOf('/jdk/java.base/java/util/HashMap.java', '/jdk/java.base', 'java', flask), 'java.util');
   for (const language of ['cpp', 'typescript', 'rust', 'csharp'] as LanguageId[]) t.equal(moduleOf('/ws/a/b.x', '/ws', language, flask), null, language);
 });
 
@@ -32,7 +32,7 @@ t.test('packageDirectoryCheck looks for __init__.py once per directory', async (
   const isPackage = packageDirectoryCheck();
   t.equal(isPackage(path.join(dir, 'pkg')), true);
   t.equal(isPackage(dir), false);
-  t.same(moduleOf(path.join(dir, 'pkg/mod.py'), dir, 'python', isPackage), { path: 'pkg.mod', packagePrefix: true });
+  t.same(moduleOf(path.join(dir, 'pkg/mod.py'), dir, 'python', isPackage), 'pkg.mod');
 });
 
 function symbol(name: string, qualifiedName: string, line: number, language: LanguageId): ExtractedSymbol {
@@ -47,8 +47,8 @@ t.test('qualified search matches a module before the qualified name, and a Pytho
   t.teardown(() => store.close());
   const pkg = { name: 'ws', path: '.', manifest: null, external: false };
   await store.write([
-    { file: 'net/http/server.go', size: 1, mtimeMs: 1, hash: 'a', language: 'go', package: pkg, external: false, module: { path: 'net.http', packagePrefix: false }, symbols: [symbol('HandlerFunc', 'HandlerFunc', 1, 'go'), symbol('Serve', 'Server.Serve', 2, 'go')] },
-    { file: 'flask/app.py', size: 1, mtimeMs: 1, hash: 'b', language: 'python', package: pkg, external: false, module: { path: 'flask.app', packagePrefix: true }, symbols: [symbol('Flask', 'Flask', 1, 'python'), symbol('run', 'Flask.run', 2, 'python')] },
+    { file: 'net/http/server.go', size: 1, mtimeMs: 1, hash: 'a', language: 'go', package: pkg, external: false, module: 'net.http', symbols: [symbol('HandlerFunc', 'HandlerFunc', 1, 'go'), symbol('Serve', 'Server.Serve', 2, 'go')] },
+    { file: 'flask/app.py', size: 1, mtimeMs: 1, hash: 'b', language: 'python', package: pkg, external: false, module: 'flask.app', symbols: [symbol('Flask', 'Flask', 1, 'python'), symbol('run', 'Flask.run', 2, 'python')] },
     { file: 'x.cpp', size: 1, mtimeMs: 1, hash: 'c', language: 'cpp', package: pkg, external: false, module: null, symbols: [symbol('HandlerFunc', 'web::HandlerFunc', 1, 'cpp')] },
   ], []);
   const found = async (name: string, qualifier: string): Promise<string[]> =>
