@@ -4,7 +4,8 @@
  * Conventions every language module keeps (tests in test/syntax/ pin them):
  * - `containers` are the enclosing namespaces/types/functions as written in this file; a C++
  *   out-of-line `void ns::A::f()` adds its qualifiers, and `A` becomes the containing type unless
- *   every qualifier is a namespace declared in the file. Python/Go/TS know no module path here.
+ *   every qualifier is a namespace declared in the file. No module path is part of it: the index
+ *   records Python, Go and Java module paths beside it (index/modules.ts) for qualified search.
  * - `definition` is false for anything without a body: prototypes, methods declared in a class,
  *   pure virtuals, abstract/interface/trait methods, TypeScript overload signatures and `declare`,
  *   Python `...` stubs and `@overload`s, extern blocks. `forwardDeclaration` is `class X;`-style only.
