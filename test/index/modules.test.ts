@@ -1,13 +1,16 @@
 /**
  * Module paths for qualified search: what a user writes before a name in Python, Go and Java.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { moduleOf, packageDirectoryCheck } from '../../src/index/modules.js';
+import { parseQuery } from '../../src/index/ranking.js';
+import { SymbolIndex } from '../../src/index/symbol-index.js';
 import { SqliteSymbolStore } from '../../src/index/sqlite-store.js';
 import type { ExtractedSymbol, LanguageId } from '../../src/index/types.js';
+import { tempDir, testConfig } from '../helpers.js';
 
 const packages = (dirs: string[]) => (directory: string): boolean => dirs.includes(directory);
 
@@ -64,4 +67,26 @@ t.test('qualified search matches a module before the qualified name, and a Pytho
   t.same(await found('run', 'flask.Flask'), ['flask/app.py:Flask.run'], 'and their members');
   t.same(await found('run', 'flask.app'), [], 'a member is not top-level');
   t.same(await found('Flask', 'lask'), [], 'segments match whole');
+});
+
+t.test('on real Go and Python trees: http.HandlerFunc, httptest.NewRecorder, flask.Flask', async (t) => {
+  const goHttp = '/usr/share/go-1.19/src/net/http';
+  const flask = '/usr/lib/python3/dist-packages/flask';
+  // The README's test set-up installs both (golang-src, python3-flask): a missing one fails rather than skips.
+  for (const tree of [goHttp, flask]) if (!existsSync(tree)) return void t.fail(`missing test corpus: ${tree}`);
+  const cacheDir = tempDir(t, 'plumb-modules-cache-');
+  const index = await SymbolIndex.open({ root: goHttp, config: testConfig(cacheDir, { index: { watch: false, workers: 2, extraRoots: [flask] } }), cacheDir });
+  t.teardown(() => index.close());
+  await index.build();
+  const found = async (query: string): Promise<string[]> => {
+    const { name, qualifier } = parseQuery(query);
+    const page = await index.store.search({ name, qualifier, tiers: ['exact'], offset: 0, limit: 50, includeForwardDeclarations: false });
+    return page.results.map((hit) => `${hit.symbol.file}:${hit.symbol.qualifiedName}`);
+  };
+  t.same(await found('http.HandlerFunc'), ['server.go:HandlerFunc'], 'the workspace root names its package');
+  t.same(await found('httptest.NewRecorder'), ['httptest/recorder.go:NewRecorder']);
+  t.same(await found('net/http/httptest.NewRecorder'), [], 'no directory above the root is read');
+  t.same(await found('http.Server.ListenAndServe'), ['server.go:Server.ListenAndServe'], 'a method by package, receiver and name');
+  t.same(await found('flask.Flask'), [`${flask}/app.py:Flask`], 'an extra root that is a package names itself');
+  t.same(await found('flask.app.Flask'), [`${flask}/app.py:Flask`]);
 });
