@@ -13,6 +13,7 @@ import { elapsedMs } from './elapsed.js';
 
 const EXACT_TIERS: readonly MatchTier[] = ['exact', 'exact_case_insensitive'];
 const QUALIFIED_TIERS: readonly MatchTier[] = ['exact', 'exact_case_insensitive', 'prefix'];
+const QUALIFIED_PREFIX_MIN = 3;
 
 export async function searchSymbols(services: Services, query: SymbolSearchQuery): Promise<SymbolSearchResponse> {
   const started = performance.now();
@@ -35,8 +36,9 @@ export async function searchSymbols(services: Services, query: SymbolSearchQuery
   const page = await store.search({
     name,
     qualifier,
-    // A qualified name is specific: its last segment matches exactly or as a prefix.
-    tiers: exact ? EXACT_TIERS : qualifier ? QUALIFIED_TIERS : MATCH_TIERS,
+    // A qualified name is specific: its last segment matches exactly, or as a prefix once it has three characters
+    // (`testing.T` means T, not every name under `testing` starting with T).
+    tiers: exact ? EXACT_TIERS : qualifier ? (name.length >= QUALIFIED_PREFIX_MIN ? QUALIFIED_TIERS : EXACT_TIERS) : MATCH_TIERS,
     kinds: parseKinds(query.kind),
     packages: query.package !== undefined ? [await resolvePackageName(store, query.package)] : undefined,
     language: query.language,

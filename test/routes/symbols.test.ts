@@ -122,6 +122,10 @@ t.test('/symbols over rxjs, zod, flask and a scoped package, with googletest as 
       t.equal(flask.status, 200, query);
       t.ok(flask.body.results.some((h: Hit) => h.kind === 'class' && h.file === 'flask/app.py'), `${query}: the module path qualifies a Python name`);
     }
+    const g = await getJson(app, '/symbols?query=flask.g');
+    t.same(g.body.results.map((h: Hit) => `${h.file}:${h.name}`), ['flask/globals.py:g'], 'a short qualified name means itself, not every name it starts');
+    const prefixed = await getJson(app, '/symbols?query=flask.get_fla');
+    t.match(prefixed.body.results, [{ name: 'get_flashed_messages', match: 'prefix', file: 'flask/helpers.py' }], 'a longer one is a prefix too');
     const config = await getJson(app, '/symbols?query=flask.config.Config.from_object&match=exact');
     t.match(config.body.results, [{ name: 'from_object', kind: 'method', file: 'flask/config.py', qualifiedName: 'Config.from_object' }], 'module, class, then method');
     t.equal((await getJson(app, '/symbols?query=werkzeug.Flask&match=exact')).status, 404, 'another package\'s name does not qualify it');
