@@ -24,8 +24,7 @@ export class Workspace {
   }
 
   contains(absolute: string): boolean {
-    const rel = path.relative(this.root, absolute);
-    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+    return isInside(absolute, this.root);
   }
 
   uriOf(absolute: string): string {
@@ -61,4 +60,10 @@ export class Workspace {
 
 function outside(parameter: string, value: string): PlumbError {
   return new PlumbError('path_outside_root', `Parameter '${parameter}': path '${value}' is outside the workspace root`, { details: { parameter } });
+}
+
+/** Whether an absolute path is `root` or below it (by its text: symlinks are the caller's to resolve). */
+export function isInside(absolute: string, root: string): boolean {
+  const relative = path.relative(root, absolute);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

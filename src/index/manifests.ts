@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PackageRef } from './store.js';
+import { isInside } from '../workspace.js';
 
 export interface Manifest {
   name: string;
@@ -177,9 +178,4 @@ export class PackageResolver {
   forget(directory: string): void {
     this.byDirectory.delete(directory);
   }
-}
-
-function isInside(directory: string, top: string): boolean {
-  const relative = path.relative(top, directory);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

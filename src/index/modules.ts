@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { LanguageId } from './types.js';
 import { LANGUAGE_SPECS } from '../syntax/languages/index.js';
+import { isInside } from '../workspace.js';
 
 /** Whether a directory holds `__init__.py(i)`, cached for one pass over the tree. */
 export type PackageDirectoryCheck = (directory: string) => boolean;
@@ -43,9 +44,4 @@ export function moduleOf(absolute: string, root: string, language: LanguageId, i
     segments.push(...(relative === '' ? [path.basename(root)] : relative.split(path.sep)));
   }
   return segments.filter((segment) => segment !== '').join('.') || null;
-}
-
-function isInside(absolute: string, root: string): boolean {
-  const relative = path.relative(root, absolute);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

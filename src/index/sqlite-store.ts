@@ -627,12 +627,13 @@ function filterSql(filters: SymbolFilters, qualifier: string | undefined): SqlPa
     // what its modules hold (Python's `flask.Flask`, `flask.Flask.run`), `qualifier.name` as a package above the module
     // and then the whole qualified name.
     const moduled = `s.module || '.' || ${normalized}`;
-    const packaged = `(s.language IN (${PACKAGE_PREFIX_LANGUAGES}) AND length(?2) > length(${normalized}) + 1 AND substr(?2, -(length(${normalized}) + 1)) = '.' || ${normalized}
-      AND substr(s.module || '.', 1, length(?2) - length(${normalized})) = substr(?2, 1, length(?2) - length(${normalized})))`;
+    const wanted = "(? || '.' || s.name)";
+    const packaged = `(s.language IN (${PACKAGE_PREFIX_LANGUAGES}) AND length(${wanted}) > length(${normalized}) + 1 AND substr(${wanted}, -(length(${normalized}) + 1)) = '.' || ${normalized}
+      AND substr(s.module || '.', 1, length(${wanted}) - length(${normalized})) = substr(${wanted}, 1, length(${wanted}) - length(${normalized})))`;
     // The qualifier's last segment is in the module or the qualified name: instr() spares the rest for most candidates.
     const last = qualifier.slice(qualifier.lastIndexOf('.') + 1);
     parts.push(`((instr(s.qualified_name, ?) > 0 AND ${tail(normalized)}) OR (s.module IS NOT NULL AND (instr(s.module, ?) > 0 OR instr(s.qualified_name, ?) > 0)
-      AND (${tail(moduled)} OR ${packaged.replace(/\?2/g, "(? || '.' || s.name)")})))`);
+      AND (${tail(moduled)} OR ${packaged})))`);
     params.push(last, qualifier, qualifier, qualifier, last, last, qualifier, qualifier, qualifier, ...Array(5).fill(qualifier));
   }
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };

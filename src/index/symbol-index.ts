@@ -14,6 +14,7 @@ import type { FileState, FileUpdate, PackageRef, SymbolStore } from './store.js'
 import { moduleOf, packageDirectoryCheck, type PackageDirectoryCheck } from './modules.js';
 import { RootFilter, storedPath, walkRoot, walkRoots, type IndexRoot, type WalkedFile, type WalkResult } from './walker.js';
 import { DirectoryWatcher } from './watcher.js';
+import { isInside } from '../workspace.js';
 
 export interface IndexProgress {
   state: 'building' | 'ready';
@@ -395,9 +396,4 @@ export function databaseFileFor(cacheDir: string, root: string): string {
   const hash = createHash('sha256').update(root).digest('hex').slice(0, 16);
   const name = path.basename(root).replace(/[^A-Za-z0-9._-]/g, '_') || 'root';
   return path.join(cacheDir, `${name}-${hash}`, 'index.sqlite');
-}
-
-function isInside(absolute: string, root: string): boolean {
-  const relative = path.relative(root, absolute);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
