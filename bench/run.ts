@@ -92,7 +92,7 @@ function ctagsWall(root: string, languages: string): { ms: number; cpuMs: number
  * on one warmed-up thread: the part of a cold build no change to plumb's own code can remove.
  */
 async function parseAlone(index: SymbolIndex, root: string): Promise<number> {
-  const files = [...(await index.store.fileStates()).keys()].map((file) => path.join(root, file));
+  const files = (await index.reader.indexedFiles()).map((file) => path.join(root, file));
   const parse = async (file: string): Promise<number> => {
     const language = syntaxLanguageOf(file);
     const spec = language && LANGUAGE_SPECS[language];
@@ -117,7 +117,7 @@ async function storeQueryTimes(index: SymbolIndex, queries: string[]): Promise<n
     for (const query of queries) {
       const { name, qualifier } = parseQuery(query);
       const started = performance.now();
-      await index.store.search({ name, qualifier, tiers: MATCH_TIERS, offset: 0, limit: 50, includeForwardDeclarations: false });
+      await index.reader.search({ name, qualifier, tiers: MATCH_TIERS, offset: 0, limit: 50, includeForwardDeclarations: false });
       if (round > 0) times.push(performance.now() - started);
     }
   }
@@ -160,7 +160,7 @@ async function editToSearch(): Promise<void> {
     const name = `PlumbBenchEdit${i}`;
     const started = performance.now();
     appendFileSync(path.join(root, 'googletest/src/gtest.cc'), `\nint ${name}() { return ${i}; }\n`);
-    while ((await index.store.search({ name, tiers: ['exact'], offset: 0, limit: 1, includeForwardDeclarations: false })).totalMatches === 0) {
+    while ((await index.reader.search({ name, tiers: ['exact'], offset: 0, limit: 1, includeForwardDeclarations: false })).totalMatches === 0) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     times.push(performance.now() - started);

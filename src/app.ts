@@ -1,11 +1,8 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { cacheDirectory, type PlumbConfig } from './config.js';
+import type { PlumbConfig } from './config.js';
 import { handleError } from './http-errors.js';
-import { Workspace } from './workspace.js';
-import { LspPool } from './lsp/pool.js';
-import { SymbolIndex } from './index/symbol-index.js';
-import type { Services } from './services.js';
+import { createServices, type Services } from './services.js';
 import { routes } from '../routes/index.js';
 import { registerAccess } from './plugins/access.js';
 import { registerOpenApi } from './plugins/openapi.js';
@@ -39,17 +36,9 @@ export async function buildApp(options: BuildAppOptions): Promise<PlumbApp> {
     reply.status(404).send({ error: { code: 'not_found', message: `Route ${request.method} ${request.url.split('?')[0]} not found; see /docs for the routes` } }),
   );
 
-  const workspace = new Workspace(options.root);
-  const cacheDir = cacheDirectory(options.config);
-  const lsp = new LspPool({ config: options.config, workspace, cacheDir, logger: app.log });
-  const index = await SymbolIndex.open({ root: workspace.root, config: options.config, cacheDir, logger: app.log });
-  const services: Services = { config: options.config, workspace, cacheDir, logger: app.log, lsp, index, startedAt: Date.now() };
+  const services = await createServices({ root: options.root, config: options.config, logger: app.log });
   app.decorate('plumb', services);
-  app.addHook('onClose', async () => {
-    await Promise.all([lsp.shutdown(), index.close()]);
-  });
-  // The first build runs in the background: answers meanwhile say they are partial.
-  index.start();
+  app.addHook('onClose', () => services.close());
 
   // Access first so its rate limit reaches every route; OpenAPI before the routes it describes.
   await registerAccess(app, options.config);

@@ -174,13 +174,13 @@ async function mcp(args: string[]): Promise<number> {
   const common = parseCommon(args, MCP_HELP, MCP_OPTIONS);
   if (!common) return 0;
   const { root, config } = common;
-  const { buildApp } = await import('./app.js');
+  const { createServices } = await import('./services.js');
   const { serveMcpOverStdio } = await import('./mcp/stdio.js');
+  const { pino } = await import('pino');
   // stdout carries the protocol: logs go to stderr, quieter unless asked.
   const level = common.values['log-level'] === undefined && !process.env.PLUMB_LOG_LEVEL ? 'warn' : config.logLevel;
-  const app = await buildApp({ root, config, logger: { level, stream: process.stderr } });
-  await app.ready();
-  await serveMcpOverStdio(app);
+  const services = await createServices({ root, config, logger: pino({ level }, pino.destination(2)) });
+  await serveMcpOverStdio(services);
   return -1;
 }
 

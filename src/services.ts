@@ -1,12 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { PlumbConfig } from './config.js';
-import type { Workspace } from './workspace.js';
-import type { LspPool } from './lsp/pool.js';
-import type { SymbolIndex } from './index/symbol-index.js';
+import { cacheDirectory, type PlumbConfig } from './config.js';
+import { Workspace } from './workspace.js';
+import { LspPool } from './lsp/pool.js';
+import { SymbolIndex } from './index/symbol-index.js';
 
 /**
- * What the use cases need, built once by app.ts and handed to routes (app.plumb) and MCP tools.
- * Each layer adds its member here: the language-server pool (src/lsp/), the symbol index (src/index/).
+ * What the use cases need, built once by createServices and handed to the routes (app.plumb),
+ * the MCP tools over HTTP, and `plumb mcp` over stdio (which starts no HTTP server).
  */
 export interface Services {
   config: PlumbConfig;
@@ -15,6 +15,39 @@ export interface Services {
   logger: FastifyBaseLogger;
   lsp: LspPool;
   startedAt: number;
-  /** The symbol index (src/index/): the store the search use cases read, and build progress. */
+  /** The symbol index (src/index/): its read-only store (`index.reader`) and build progress. */
   index: SymbolIndex;
+  /** Stops the language servers and the index. */
+  close(): Promise<void>;
+}
+
+export interface CreateServicesOptions {
+  root: string;
+  config: PlumbConfig;
+  /** pino-compatible: Fastify's own logger when served over HTTP, a pino instance for stdio. */
+  logger: FastifyBaseLogger;
+  /** Start the first index build in the background (default true). */
+  startIndex?: boolean;
+}
+
+export async function createServices(options: CreateServicesOptions): Promise<Services> {
+  const workspace = new Workspace(options.root);
+  const cacheDir = cacheDirectory(options.config);
+  const lsp = new LspPool({ config: options.config, workspace, cacheDir, logger: options.logger });
+  const index = await SymbolIndex.open({ root: workspace.root, config: options.config, cacheDir, logger: options.logger });
+  const services: Services = {
+    config: options.config,
+    workspace,
+    cacheDir,
+    logger: options.logger,
+    lsp,
+    index,
+    startedAt: Date.now(),
+    close: async () => {
+      await Promise.all([lsp.shutdown(), index.close()]);
+    },
+  };
+  // The first build runs in the background: answers meanwhile say they are partial.
+  if (options.startIndex !== false) index.start();
+  return services;
 }

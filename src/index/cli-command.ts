@@ -29,7 +29,7 @@ export async function runIndexCommand(root: string, config: PlumbConfig, streams
   try {
     const summary = await index.build();
     bar.done();
-    const languages = await index.store.languageCounts();
+    const languages = await index.reader.languageCounts();
     const width = Math.max(8, ...languages.map((l) => l.language.length));
     const lines = [
       `Indexed ${realRoot}`,

@@ -61,6 +61,7 @@ CREATE VIRTUAL TABLE sig_text USING fts5 (signature, tokenize = 'unicode61', con
 const MIGRATIONS = `
 DROP INDEX IF EXISTS symbols_name_lower;
 CREATE INDEX IF NOT EXISTS names_cover ON names (first, humps, name_lower, name);
+CREATE INDEX IF NOT EXISTS symbols_container ON symbols (containing_type) WHERE containing_type IS NOT NULL;
 `;
 
 /**
@@ -313,6 +314,22 @@ export class SqliteSymbolStore implements SymbolStore {
   async symbolById(id: string): Promise<StoredSymbol | undefined> {
     const row = this.statement(`SELECT ${SYMBOL_COLUMNS} FROM symbols s ${SYMBOL_JOINS} WHERE s.sid = ? LIMIT 1`).raw().get(id) as SymbolRow | undefined;
     return row ? toSymbol(row) : undefined;
+  }
+
+  async symbolsInFile(file: string): Promise<StoredSymbol[]> {
+    const rows = this.statement(`SELECT ${SYMBOL_COLUMNS} FROM symbols s ${SYMBOL_JOINS} WHERE s.file_id = (SELECT id FROM files WHERE path = ?) ORDER BY s.sl, s.sc, s.el DESC, s.ec DESC`)
+      .raw().all(file) as SymbolRow[];
+    return rows.map(toSymbol);
+  }
+
+  async symbolsInContainer(containingType: string, limit: number): Promise<StoredSymbol[]> {
+    const rows = this.statement(`SELECT ${SYMBOL_COLUMNS} FROM symbols s ${SYMBOL_JOINS} WHERE s.containing_type = ? ORDER BY f.path, s.sl, s.sc LIMIT ?`)
+      .raw().all(containingType, limit) as SymbolRow[];
+    return rows.map(toSymbol);
+  }
+
+  async indexedFiles(): Promise<string[]> {
+    return this.statement('SELECT path FROM files ORDER BY path').pluck().all() as string[];
   }
 
   async listPackages(): Promise<PackageInfo[]> {

@@ -133,10 +133,21 @@ export interface StoreCounts {
   symbols: number;
 }
 
-export interface SymbolStore {
-  // The query side: only reads.
+/**
+ * The query side: only reads. Every use case (src/symbols/) gets this and nothing more.
+ */
+export interface SymbolReader {
   search(spec: SearchSpec): Promise<SearchPage>;
   symbolById(id: string): Promise<StoredSymbol | undefined>;
+  /** A file's symbols (stored path), in document order: by the start of their ranges, outer before inner. */
+  symbolsInFile(file: string): Promise<StoredSymbol[]>;
+  /**
+   * Symbols whose innermost enclosing type is named `containingType` (its simple name), ordered by file
+   * then position, at most `limit`: the candidates for a type's members (the caller keeps the ones of its type).
+   */
+  symbolsInContainer(containingType: string, limit: number): Promise<StoredSymbol[]>;
+  /** Stored paths of every indexed file. */
+  indexedFiles(): Promise<string[]>;
   listPackages(): Promise<PackageInfo[]>;
   /** Distinct package names equal to `name`, ignoring case (the caller prefers an exact one). */
   packageNamesLike(name: string): Promise<string[]>;
@@ -145,8 +156,10 @@ export interface SymbolStore {
   counts(): Promise<StoreCounts>;
   /** Symbol counts per language, most first. */
   languageCounts(): Promise<Array<{ language: LanguageId; files: number; symbols: number }>>;
+}
 
-  // The build side.
+/** The build side: only the index builder (src/index/symbol-index.ts) holds it. */
+export interface SymbolWriter {
   fileStates(): Promise<Map<string, FileState>>;
   /** The states of a few files (the watcher's), without reading every file's. */
   fileStatesOf(files: string[]): Promise<Map<string, FileState>>;
@@ -166,5 +179,9 @@ export interface SymbolStore {
    * Off syncs everything written meanwhile.
    */
   bulkLoad(on: boolean): Promise<void>;
+}
+
+/** A store backend (SQLite today): the reader the use cases get and the writer the builder gets. */
+export interface SymbolStore extends SymbolReader, SymbolWriter {
   close(): Promise<void>;
 }

@@ -10,7 +10,7 @@ import type { PlumbConfig } from '../config.js';
 import { isManifestFile, PackageResolver } from './manifests.js';
 import { ParsePool } from './parse-pool.js';
 import { SqliteSymbolStore } from './sqlite-store.js';
-import type { FileState, FileUpdate, PackageRef, SymbolStore } from './store.js';
+import type { FileState, FileUpdate, PackageRef, SymbolReader, SymbolStore } from './store.js';
 import { moduleOf, packageDirectoryCheck, type PackageDirectoryCheck } from './modules.js';
 import { RootFilter, storedPath, walkRoot, walkRoots, type IndexRoot, type WalkedFile, type WalkResult } from './walker.js';
 import { DirectoryWatcher } from './watcher.js';
@@ -56,7 +56,9 @@ const BATCH_MS = 200;
 const SILENT: IndexLogger = { info: () => undefined, warn: () => undefined };
 
 export class SymbolIndex {
-  readonly store: SymbolStore;
+  /** The read-only side of the store: what every use case gets. */
+  readonly reader: SymbolReader;
+  private readonly store: SymbolStore;
   readonly databaseFile: string;
   private readonly options: SymbolIndexOptions;
   private readonly logger: IndexLogger;
@@ -78,6 +80,7 @@ export class SymbolIndex {
   private constructor(options: SymbolIndexOptions, store: SymbolStore, databaseFile: string) {
     this.options = options;
     this.store = store;
+    this.reader = store;
     this.databaseFile = databaseFile;
     this.logger = options.logger ?? SILENT;
   }

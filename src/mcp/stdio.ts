@@ -1,21 +1,21 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { PlumbApp } from '../app.js';
+import type { Services } from '../services.js';
 import { createMcpServer } from './server.js';
 
 /**
- * Serves the MCP tools on stdin/stdout with the app's services (no HTTP listener);
+ * Serves the MCP tools on stdin/stdout over the services (no HTTP listener);
  * the process ends when the client closes stdin or sends a signal, with the language servers shut down.
  */
-export async function serveMcpOverStdio(app: PlumbApp): Promise<void> {
-  const server = createMcpServer(app.plumb);
+export async function serveMcpOverStdio(services: Services): Promise<void> {
+  const server = createMcpServer(services);
   let closing = false;
   const stop = (reason: string): void => {
     if (closing) return;
     closing = true;
-    app.log.info({ reason }, 'MCP stdio session ending');
+    services.logger.info({ reason }, 'MCP stdio session ending');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    Promise.allSettled([server.close(), app.close()]).then(() => process.exit(0));
+    Promise.allSettled([server.close(), services.close()]).then(() => process.exit(0));
   };
   server.onclose = () => stop('transport closed');
   process.stdin.once('end', () => stop('stdin closed'));

@@ -7,8 +7,7 @@ import type { Services } from '../services.js';
 import { toolSchema } from './schema.js';
 
 /**
- * One MCP tool: the route's query and response schemas, the use case behind it, its markdown.
- * Adding a tool for a new endpoint is one of these in tools.ts.
+ * One MCP tool as the server lists and calls it: made from an operation (src/operations/) by tools.ts.
  */
 export interface ToolDefinition<Query extends TObject, Result> {
   name: string;
@@ -27,11 +26,6 @@ export interface ToolDefinition<Query extends TObject, Result> {
 
 /** A tool with its types erased, as the server lists and calls it. */
 export type PlumbTool = ToolDefinition<TObject, unknown>;
-
-/** Keeps the query and result types of one tool checked against each other, then erases them. */
-export function defineTool<Query extends TObject, Result>(tool: ToolDefinition<Query, Result>): PlumbTool {
-  return tool as unknown as PlumbTool;
-}
 
 /** The tools/list entry: input and output schemas made from the route's schemas. */
 export function toolListing(tool: PlumbTool, shared: TSchema[]): Tool {

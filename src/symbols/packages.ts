@@ -12,7 +12,7 @@ export async function listPackages(services: Services, query: PackagesQuery): Pr
   const limit = checkLimit(query.limit);
   const offset = query.offset ?? 0;
   const needle = query.query?.trim().toLowerCase() ?? '';
-  const all = (await services.index.store.listPackages())
+  const all = (await services.index.reader.listPackages())
     .filter((p) => (query.scope !== 'user' || !p.external) && (needle === '' || p.name.toLowerCase().includes(needle)));
   const results = all.slice(offset, offset + limit);
   return {
@@ -30,7 +30,7 @@ export async function listPackages(services: Services, query: PackagesQuery): Pr
 
 export async function getPackageSymbols(services: Services, name: string, query: PackageSymbolsQuery): Promise<PackageSymbolsResponse> {
   const started = performance.now();
-  const store = services.index.store;
+  const store = services.index.reader;
   const limit = checkLimit(query.limit);
   const offset = query.offset ?? 0;
   const includeForwardDeclarations = query.include_forward_declarations ?? false;

@@ -6,7 +6,7 @@ import { invalidParameter, PlumbError } from '../errors.js';
 import { SYMBOL_KINDS, type NormalizedKind } from '../kinds.js';
 import type { Services } from '../services.js';
 import { parseQuery } from '../index/ranking.js';
-import { MATCH_TIERS, type MatchTier, type StoredSymbol, type SymbolStore } from '../index/store.js';
+import { MATCH_TIERS, type MatchTier, type StoredSymbol, type SymbolReader } from '../index/store.js';
 import type { IndexSymbol, SymbolSearchQuery, SymbolSearchResponse } from '../../schemas/symbols.js';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from '../../schemas/symbols.js';
 import { elapsedMs } from './elapsed.js';
@@ -17,7 +17,7 @@ const QUALIFIED_PREFIX_MIN = 3;
 
 export async function searchSymbols(services: Services, query: SymbolSearchQuery): Promise<SymbolSearchResponse> {
   const started = performance.now();
-  const store = services.index.store;
+  const store = services.index.reader;
   const limit = checkLimit(query.limit);
   const offset = query.offset ?? 0;
   const includeForwardDeclarations = query.include_forward_declarations ?? false;
@@ -88,7 +88,7 @@ export function parseKinds(kind: string | undefined): NormalizedKind[] | undefin
 }
 
 /** A package name as stored: exact first, else the one case-insensitive match; otherwise 404. */
-export async function resolvePackageName(store: SymbolStore, name: string): Promise<string> {
+export async function resolvePackageName(store: SymbolReader, name: string): Promise<string> {
   const candidates = await store.packageNamesLike(name);
   if (candidates.includes(name)) return name;
   if (candidates.length === 1) return candidates[0];

@@ -34,7 +34,7 @@ t.test('a restart reuses the index: unchanged files are skipped, ids stay the sa
   t.ok(cold.filesTotal > 150, `googletest has ${cold.filesTotal} indexed files`);
   t.equal(cold.filesParsed, cold.filesTotal, 'a cold build parses every file');
   t.ok(cold.symbols > 5000, `${cold.symbols} symbols`);
-  const before = await first.store.search(exact('TestPartResult'));
+  const before = await first.reader.search(exact('TestPartResult'));
   t.ok(before.totalMatches >= 1);
   await first.close();
 
@@ -44,7 +44,7 @@ t.test('a restart reuses the index: unchanged files are skipped, ids stay the sa
   t.equal(warm.filesParsed, 0, 'nothing parsed on restart');
   t.equal(warm.filesReused, cold.filesTotal, 'every file reused');
   t.equal(warm.symbols, cold.symbols);
-  const after = await second.store.search(exact('TestPartResult'));
+  const after = await second.reader.search(exact('TestPartResult'));
   t.same(after.results.map((h) => h.symbol.id), before.results.map((h) => h.symbol.id), 'ids are stable across restarts');
 
   // A touched file (mtime moved, same content) is hashed, not parsed; a deleted one is dropped.
@@ -56,7 +56,7 @@ t.test('a restart reuses the index: unchanged files are skipped, ids stay the sa
   const next = await third.build();
   t.equal(next.filesParsed, 0, 'a touched file with the same content is not parsed');
   t.equal(next.filesRemoved, 1, 'the deleted file is removed');
-  t.equal((await third.store.search(exact('TestPartResult'))).totalMatches, 0, 'its symbols are gone');
+  t.equal((await third.reader.search(exact('TestPartResult'))).totalMatches, 0, 'its symbols are gone');
 });
 
 t.test('an edit on disk is visible in search within a second; a deleted file drops out', async (t) => {
@@ -65,12 +65,12 @@ t.test('an edit on disk is visible in search within a second; a deleted file dro
   index.start();
   await eventually(async () => index.status().state === 'ready', 240_000);
   const file = path.join(root, 'googletest/src/gtest-printers.cc');
-  const found = async (name: string): Promise<boolean> => (await index.store.search(exact(name))).totalMatches > 0;
+  const found = async (name: string): Promise<boolean> => (await index.reader.search(exact(name))).totalMatches > 0;
   t.notOk(await found('PlumbFreshlyAddedHelper'));
   appendFileSync(file, '\nnamespace testing {\nint PlumbFreshlyAddedHelper(const Receipt& receipt) { return 42; }\n}\n');
   const waited = await eventually(() => found('PlumbFreshlyAddedHelper'), 5000);
   t.ok(waited < 1000, `visible after ${waited} ms`);
-  const hit = (await index.store.search(exact('PlumbFreshlyAddedHelper'))).results[0].symbol;
+  const hit = (await index.reader.search(exact('PlumbFreshlyAddedHelper'))).results[0].symbol;
   t.equal(hit.file, 'googletest/src/gtest-printers.cc');
   t.equal(hit.qualifiedName, 'testing::PlumbFreshlyAddedHelper');
 
@@ -82,7 +82,7 @@ t.test('an edit on disk is visible in search within a second; a deleted file dro
   await eventually(async () => !(await found('PlumbBrandNewClass')), 5000);
   t.pass('a deleted file drops out');
   rmSync(path.join(root, 'googlemock/src'), { recursive: true });
-  await eventually(async () => (await index.store.search({ ...exact('MockObjectRegistry'), tiers: ALL_TIERS })).totalMatches === 0, 5000);
+  await eventually(async () => (await index.reader.search({ ...exact('MockObjectRegistry'), tiers: ALL_TIERS })).totalMatches === 0, 5000);
   t.pass('a deleted directory drops out');
 });
 
@@ -125,10 +125,10 @@ t.test('kill -9 during a build loses nothing committed; the next start resumes',
   t.equal(summary.symbols, (await fresh.build()).symbols, 'the resumed index holds what a cold build holds');
   // The killed first build had left its indexes and signature text for its end: the reopened store makes them.
   const bySignature = { ...exact('TestPartResult'), tiers: ['signature' as const] };
-  const resumed = await index.store.search(bySignature);
+  const resumed = await index.reader.search(bySignature);
   t.ok(resumed.totalMatches > 0, `${resumed.totalMatches} signatures mention TestPartResult after the resume`);
-  t.equal(resumed.totalMatches, (await fresh.store.search(bySignature)).totalMatches, 'as many as after a cold build');
-  t.ok((await index.store.symbolById(resumed.results[0].symbol.id)) !== undefined, 'ids resolve');
+  t.equal(resumed.totalMatches, (await fresh.reader.search(bySignature)).totalMatches, 'as many as after a cold build');
+  t.ok((await index.reader.symbolById(resumed.results[0].symbol.id)) !== undefined, 'ids resolve');
 });
 
 t.test('closing during a build returns promptly and stops the parser threads', async (t) => {

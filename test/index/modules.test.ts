@@ -80,7 +80,7 @@ t.test('on real Go and Python trees: http.HandlerFunc, httptest.NewRecorder, fla
   await index.build();
   const found = async (query: string): Promise<string[]> => {
     const { name, qualifier } = parseQuery(query);
-    const page = await index.store.search({ name, qualifier, tiers: ['exact'], offset: 0, limit: 50, includeForwardDeclarations: false });
+    const page = await index.reader.search({ name, qualifier, tiers: ['exact'], offset: 0, limit: 50, includeForwardDeclarations: false });
     return page.results.map((hit) => `${hit.symbol.file}:${hit.symbol.qualifiedName}`);
   };
   t.same(await found('http.HandlerFunc'), ['server.go:HandlerFunc'], 'the workspace root names its package');

@@ -1,0 +1,28 @@
+import { ChildrenQuery, ChildrenResponse } from '../../schemas/children.js';
+import { childrenMarkdown } from '../format/outline.js';
+import { childrenOptionsFromQuery, getChildren } from '../symbols/children.js';
+import { defineOperation } from './operation.js';
+
+export const childrenOperation = defineOperation({
+  http: {
+    path: '/children',
+    summary: 'Children of the symbol at a position',
+    description: 'The symbol at file:line:column (its name first, else the innermost symbol whose range holds the position) and its descendants down to depth, flat in document order, each with parent and depth; hover text per child with include_hover=true (skipped past hover.maxSymbols children, and the answer says so).',
+    tags: ['navigation'],
+    errors: [400, 404, 503, 504],
+  },
+  tool: {
+    name: 'get_symbol_children',
+    title: 'Children of the symbol at a position',
+    description: [
+      'The symbol at file:line:column (a class, struct, namespace, function) and its members and nested symbols down to depth (1 = direct children, 2, 3 or all), flat in document order, each with its range and parent.',
+      'Use it when you have a position (from an outline, a search hit or a stack trace) and want what is inside that symbol; include_hover=true adds each child\'s type and documentation from the language server (slower).',
+      'Prefer symbol_outline for a whole file, list_members for a type you know by name.',
+      'Example: {"file": "src/internal/Subject.ts", "line": 17, "column": 14, "depth": "1"}',
+    ].join(' '),
+  },
+  input: ChildrenQuery,
+  response: ChildrenResponse,
+  run: (services, query, signal) => getChildren(services, childrenOptionsFromQuery(query, signal)),
+  markdown: childrenMarkdown,
+});

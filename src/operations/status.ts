@@ -1,0 +1,43 @@
+import { Type } from 'typebox';
+import { FormatParam } from '../../schemas/common.js';
+import { HealthResponse, StatusResponse } from '../../schemas/status.js';
+import { statusMarkdown } from '../format/status.js';
+import { readHealth, readStatus } from '../symbols/status.js';
+import { defineOperation } from './operation.js';
+
+export const statusOperation = defineOperation({
+  http: {
+    path: '/status',
+    summary: 'Index and language-server status',
+    description: 'Whether the index is built, and each language server\'s state (stopped until first needed, starting, indexing with progress, ready, crashed), pid, restarts and the compile database clangd uses.',
+    tags: ['status'],
+    errors: [],
+  },
+  tool: {
+    name: 'index_status',
+    title: 'Index and language-server status',
+    description: [
+      'Whether plumb\'s symbol index is built (files and symbols so far) and the state of each language server (stopped until first needed, starting, indexing with progress, ready, crashed).',
+      'Use it when answers say partial: true, when a tool reports a server unavailable, or before a large task to see what languages the workspace has running.',
+      'Example: {}',
+    ].join(' '),
+  },
+  input: Type.Object({ format: FormatParam }),
+  response: StatusResponse,
+  run: (services) => readStatus(services),
+  markdown: statusMarkdown,
+});
+
+/** Liveness for load balancers and Docker: no tool, no token, no markdown. */
+export const healthOperation = defineOperation({
+  http: {
+    path: '/health',
+    summary: 'Liveness check',
+    description: 'Answers 200 while the process serves requests. Needs no token.',
+    tags: ['status'],
+    errors: [],
+  },
+  input: Type.Object({}),
+  response: HealthResponse,
+  run: (services) => readHealth(services),
+});
