@@ -20,6 +20,8 @@ export interface HttpBinding {
   tags: string[];
   /** Error statuses besides 401/429 (which every route may give). */
   errors: number[];
+  /** One request a user would make, path and query (`/symbols/declaration?symbol=Config`): shown in docs/API.md. */
+  example?: string;
 }
 
 export interface ToolBinding {
