@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync, writeFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { extractSymbols, syntaxLanguageOf } from '../src/syntax/index.js';
-import type { ExtractedSymbol } from '../src/index/types.js';
+import type { ExtractedSymbol } from '../src/syntax/types.js';
 
 function files(dir: string, out: string[]): string[] {
   let entries: Dirent[];

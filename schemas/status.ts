@@ -41,6 +41,7 @@ export const StatusResponse = Type.Object({
   uptimeMs: Type.Integer(),
   index: IndexStatus,
   servers: Type.Array(ServerStatus),
+  requestsCancelled: Type.Integer({ description: 'Requests whose client went away before the answer (not timeouts: nothing was sent)' }),
 });
 export type StatusResponse = Static<typeof StatusResponse>;
 

@@ -1,12 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { FormatParam, Range, SymbolKindSchema } from './common.js';
+import { LANGUAGE_IDS } from '../src/syntax/types.js';
 
-export const LANGUAGE_IDS = ['c', 'cpp', 'csharp', 'typescript', 'tsx', 'javascript', 'python', 'go', 'java', 'rust'] as const;
-
-export const LanguageSchema = Type.Union([
-  Type.Literal('c'), Type.Literal('cpp'), Type.Literal('csharp'), Type.Literal('typescript'), Type.Literal('tsx'),
-  Type.Literal('javascript'), Type.Literal('python'), Type.Literal('go'), Type.Literal('java'), Type.Literal('rust'),
-], { description: 'Language the index parsed the file as' });
+export const LanguageSchema = Type.Enum(LANGUAGE_IDS, { description: 'Language the index parsed the file as' });
 
 export const SEARCH_LIMIT_DEFAULT = 50;
 export const SEARCH_LIMIT_MAX = 200;
@@ -16,7 +12,7 @@ export const MatchTierSchema = Type.Union(
   { description: 'Why it matched, best first: exact name, case-insensitive exact, prefix, CamelCase initials, substring, signature text' },
 );
 
-/** A symbol from the index, the shape DESIGN.md gives every symbol in an answer. */
+/** A symbol from the index, the shape every symbol in an answer has (docs/API.md). */
 export const IndexSymbol = Type.Object({
   id: Type.String({ description: 'Stable id (same across restarts while the symbol is unchanged); endpoints taking `symbol` also take `id`' }),
   name: Type.String(),
@@ -63,7 +59,7 @@ export const SymbolSearchQuery = Type.Object({
 });
 export type SymbolSearchQuery = Static<typeof SymbolSearchQuery>;
 
-/** The list envelope every list answer carries (DESIGN.md). */
+/** The list envelope every list answer carries (docs/API.md). */
 export const Envelope = {
   limit: Type.Integer(),
   offset: Type.Integer(),

@@ -14,6 +14,8 @@ export type ErrorCode =
   | 'not_found'
   | 'payload_too_large'
   | 'rate_limited'
+  /** The HTTP client or MCP caller went away before the answer: nothing is sent. */
+  | 'request_cancelled'
   | 'internal_error';
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -28,6 +30,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   ambiguous_symbol: 409,
   payload_too_large: 413,
   rate_limited: 429,
+  request_cancelled: 499,
   unauthorized: 401,
   server_unavailable: 503,
   server_timeout: 504,

@@ -41,6 +41,15 @@ export function errorBody(error: PlumbError): ErrorBody {
 
 /** The one place where errors become HTTP answers: never a stack trace, never a 500 for bad input. */
 export function handleError(error: FastifyError | PlumbError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof PlumbError && error.code === 'request_cancelled') {
+    // The client is gone: not a timeout, nothing to answer. Logged and counted (/status requestsCancelled).
+    request.log.info({ url: request.url }, error.message);
+    const stats = (request.server as { plumb?: { stats: { requestsCancelled: number } } }).plumb?.stats;
+    if (stats) stats.requestsCancelled++;
+    reply.hijack();
+    if (!reply.raw.destroyed) reply.raw.destroy();
+    return reply;
+  }
   if (error instanceof PlumbError) {
     if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
     if (error.status >= 500) request.log.warn({ code: error.code }, error.message);

@@ -1,6 +1,6 @@
 import { SymbolKind } from 'vscode-languageserver-protocol';
 
-/** DESIGN.md's normalized symbol kinds, lower case. */
+/** The normalized symbol kinds (docs/API.md), lower case. */
 export const SYMBOL_KINDS = [
   'namespace', 'module', 'package', 'class', 'struct', 'interface', 'enum', 'enum_member', 'type_alias',
   'function', 'method', 'constructor', 'field', 'property', 'variable', 'constant', 'macro',

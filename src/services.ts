@@ -15,6 +15,8 @@ export interface Services {
   logger: FastifyBaseLogger;
   lsp: LspPool;
   startedAt: number;
+  /** Counters /status reports. */
+  stats: { requestsCancelled: number };
   /** The symbol index (src/index/): its read-only store (`index.reader`) and build progress. */
   index: SymbolIndex;
   /** Stops the language servers and the index. */
@@ -43,6 +45,7 @@ export async function createServices(options: CreateServicesOptions): Promise<Se
     lsp,
     index,
     startedAt: Date.now(),
+    stats: { requestsCancelled: 0 },
     close: async () => {
       await Promise.all([lsp.shutdown(), index.close()]);
     },

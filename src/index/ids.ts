@@ -1,5 +1,5 @@
 import crypto, { createHash } from 'node:crypto';
-import type { ExtractedSymbol } from './types.js';
+import type { ExtractedSymbol } from '../syntax/types.js';
 
 /** One-shot hashing (Node 20.12+) is twice as fast as a Hash object per symbol; older Node 20 falls back. */
 const sha1Base64url: (text: string) => string = typeof crypto.hash === 'function'

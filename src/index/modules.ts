@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { LanguageId } from './types.js';
+import type { LanguageId } from '../syntax/types.js';
 import { LANGUAGE_SPECS } from '../syntax/languages/index.js';
 import { isInside } from '../workspace.js';
 

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
-import type { ExtractedSymbol, LanguageId } from './types.js';
+import type { ExtractedSymbol, LanguageId } from '../syntax/types.js';
 
 export interface ParseTask {
   id: number;

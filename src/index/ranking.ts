@@ -107,18 +107,7 @@ export function parseQuery(query: string): ParsedQuery {
 }
 
 /**
- * Whether a qualified name has `qualifier` right before `name` on separator boundaries:
- * `ns::leveldb::Iterator` fits qualifier `leveldb` and name `Iterator`; `myleveldb::Iterator` does not.
- */
-export function qualifierMatches(qualifiedName: string, name: string, qualifier: string): boolean {
-  const qn = qualifiedName.replace(/::|#/g, '.');
-  const tail = `${qualifier}.${name}`;
-  if (qn === tail) return true;
-  return qn.endsWith(`.${tail}`);
-}
-
-/**
- * Sort key inside a tier: user before external, definitions before declarations (DESIGN.md);
+ * Sort key inside a tier: user before external, definitions before declarations (docs/API.md);
  * then name, file and line, which the store applies.
  */
 export function rankOf(external: boolean, definition: boolean): number {

@@ -16,7 +16,7 @@ import type {
   StoreCounts, StoredSymbol, SymbolFilters, SymbolStore,
 } from './store.js';
 import { COUNT_CAP } from './store.js';
-import type { LanguageId, Parameter } from './types.js';
+import type { LanguageId, Parameter } from '../syntax/types.js';
 import { LANGUAGE_SPECS } from '../syntax/languages/index.js';
 
 /** Bump when the tables, or what the extractor stores in them, change: a mismatch rebuilds. */

@@ -4,33 +4,14 @@
  * method is async for that reason even though the SQLite backend answers synchronously.
  */
 import type { NormalizedKind } from '../kinds.js';
-import type { Range } from '../../schemas/common.js';
-import type { ExtractedSymbol, LanguageId, Parameter } from './types.js';
+import type { IndexSymbol } from '../../schemas/symbols.js';
+import type { ExtractedSymbol, LanguageId, Parameter } from '../syntax/types.js';
 
-/** One symbol as stored and answered: the extracted facts plus identity, file and package. */
-export interface StoredSymbol {
-  id: string;
-  name: string;
-  kind: NormalizedKind;
-  /** Root-relative with `/` for workspace files; absolute for files of an extra root. */
-  file: string;
-  line: number;
-  column: number;
-  range: Range;
-  selectionRange: Range;
-  containingType: string | null;
-  qualifiedName: string;
-  signature: string;
-  parameters: Parameter[];
-  returnType: string | null;
-  package: string;
-  language: LanguageId;
-  definition: boolean;
-  forwardDeclaration: boolean;
-  external: boolean;
-  doc: string | null;
-  bases: string[];
-}
+/**
+ * One symbol as stored and answered: the extracted facts plus identity, file and package. The same
+ * shape as the API's symbol (schemas/symbols.ts IndexSymbol, the one definition), without `match`.
+ */
+export type StoredSymbol = Omit<IndexSymbol, 'match'>;
 
 export interface PackageInfo {
   name: string;
@@ -45,7 +26,7 @@ export interface PackageInfo {
   external: boolean;
 }
 
-/** The match tiers, best first (DESIGN.md "Matching"). */
+/** The match tiers, best first (docs/API.md "Search ranking"). */
 export const MATCH_TIERS = ['exact', 'exact_case_insensitive', 'prefix', 'fuzzy', 'substring', 'signature'] as const;
 export type MatchTier = (typeof MATCH_TIERS)[number];
 

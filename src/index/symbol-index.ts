@@ -106,10 +106,6 @@ export class SymbolIndex {
     return this.firstLoad;
   }
 
-  get isBuilding(): boolean {
-    return this.progressValue.state === 'building';
-  }
-
   onProgress(listener: (progress: IndexProgress) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -8,7 +8,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { syntaxLanguageOf } from '../syntax/index.js';
-import type { LanguageId } from './types.js';
+import type { LanguageId } from '../syntax/types.js';
 
 /** Directory names never indexed: dependencies, build output, caches; every dot directory too. */
 export const DEFAULT_EXCLUDED_DIRECTORIES = new Set([

@@ -544,7 +544,7 @@ class QuietMessageWriter implements MessageWriter {
 }
 
 function cancelled(method: string, server: string): PlumbError {
-  return new PlumbError('server_timeout', `${method} to ${server} was cancelled: the caller went away`, { details: { method, cancelled: true } });
+  return new PlumbError('request_cancelled', `${method} to ${server} was cancelled: the caller went away`, { details: { method, cancelled: true } });
 }
 
 /** workspace/configuration answers by dotted section ("python.analysis"); the whole settings object for none. */

@@ -10,6 +10,7 @@ export const childrenOperation = defineOperation({
     description: 'The symbol at file:line:column (its name first, else the innermost symbol whose range holds the position) and its descendants down to depth, flat in document order, each with parent and depth; hover text per child with include_hover=true (skipped past hover.maxSymbols children, and the answer says so).',
     tags: ['navigation'],
     errors: [400, 404, 503, 504],
+    example: '/children?file=src/internal/Subject.ts&line=17&column=14&depth=1',
   },
   tool: {
     name: 'get_symbol_children',

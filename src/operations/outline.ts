@@ -10,6 +10,7 @@ export const outlineOperation = defineOperation({
     description: 'The file\'s symbols from the language server (textDocument/documentSymbol), nested through `children`, with normalized kinds and 1-based ranges. Symbols named in display_code_for carry their source in symbolContent.',
     tags: ['navigation'],
     errors: [400, 404, 503, 504],
+    example: '/outline?file=src/flask/config.py&display_code_for=Config.from_pyfile&format=markdown',
   },
   tool: {
     name: 'symbol_outline',

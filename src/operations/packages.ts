@@ -11,6 +11,7 @@ export const listPackagesOperation = defineOperation({
     description: 'Every package the index knows, named as its manifest spells it (package.json, go.mod, Cargo.toml, pyproject.toml/setup.cfg, pom.xml, *.csproj, *.Build.cs, CMakeLists.txt project()); a directory without one is named after its top-level directory (the workspace\'s own name at the root). Workspace packages first, then external ones, by name.',
     tags: ['symbols'],
     errors: [400],
+    example: '/packages?scope=user',
   },
   tool: {
     name: 'list_packages',
@@ -35,6 +36,7 @@ export const packageSymbolsOperation = defineOperation({
     description: 'The package\'s symbols ordered by file, then line. `name` is URL-encoded (`%40scope%2Fname`), matched exactly, else by the one case-insensitive match; unknown → 404 `Package \'<name>\' not found`; a package without symbols → 200 with an empty list.',
     tags: ['symbols'],
     errors: [400, 404],
+    example: '/packages/flask/symbols?kind=class',
   },
   tool: {
     name: 'get_package_symbols',

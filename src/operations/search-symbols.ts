@@ -16,6 +16,7 @@ export const searchSymbolsOperation = defineOperation({
     ].join(' '),
     tags: ['symbols'],
     errors: [400, 404],
+    example: '/symbols?query=Config&kind=class&limit=20',
   },
   tool: {
     name: 'search_symbols',

@@ -12,6 +12,7 @@ export const statusOperation = defineOperation({
     description: 'Whether the index is built, and each language server\'s state (stopped until first needed, starting, indexing with progress, ready, crashed), pid, restarts and the compile database clangd uses.',
     tags: ['status'],
     errors: [],
+    example: '/status?format=markdown',
   },
   tool: {
     name: 'index_status',
@@ -36,6 +37,7 @@ export const healthOperation = defineOperation({
     description: 'Answers 200 while the process serves requests. Needs no token.',
     tags: ['status'],
     errors: [],
+    example: '/health',
   },
   input: Type.Object({}),
   response: HealthResponse,

@@ -99,13 +99,3 @@ export function checkPosition(lines: string[], position: Position): void {
   const width = lines[position.line - 1].length + 1;
   if (position.column > width) throw invalidParameter('column', `must be between 1 and ${width} on line ${position.line}, got ${position.column}`);
 }
-
-/** Source text of a range (1-based, end exclusive). */
-export function sliceRange(lines: string[], range: Range): string {
-  const { start, end } = range;
-  if (start.line === end.line) return lines[start.line - 1]?.slice(start.column - 1, end.column - 1) ?? '';
-  const parts = [lines[start.line - 1]?.slice(start.column - 1) ?? ''];
-  for (let line = start.line + 1; line < end.line; line++) parts.push(lines[line - 1] ?? '');
-  parts.push(lines[end.line - 1]?.slice(0, end.column - 1) ?? '');
-  return parts.join('\n');
-}

@@ -9,7 +9,7 @@ import { invalidParameter, PlumbError } from '../errors.js';
 import type { NormalizedKind } from '../kinds.js';
 import { parseQuery } from '../index/ranking.js';
 import type { StoredSymbol } from '../index/store.js';
-import type { LanguageId } from '../index/types.js';
+import type { LanguageId } from '../syntax/types.js';
 import type { Services } from '../services.js';
 import { parseKinds, partialOf, resolvePackageName } from './search.js';
 

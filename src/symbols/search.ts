@@ -1,6 +1,6 @@
 /**
  * GET /symbols and get_symbol: solution-wide search by name and signature text over the index,
- * ranked by DESIGN.md's tiers, with the list envelope and partial answers while the index builds.
+ * ranked by the tiers docs/API.md lists, with the list envelope and partial answers while the index builds.
  */
 import { invalidParameter, PlumbError } from '../errors.js';
 import { SYMBOL_KINDS, type NormalizedKind } from '../kinds.js';

@@ -11,6 +11,7 @@ export function readStatus(services: Services): StatusResponse {
     uptimeMs: Date.now() - services.startedAt,
     index,
     servers: services.lsp.status(),
+    requestsCancelled: services.stats.requestsCancelled,
   };
 }
 

@@ -3,7 +3,7 @@
  * drafts into ExtractedSymbols (containers, ranges, signature, doc).
  */
 import type { Node, Tree } from 'web-tree-sitter';
-import type { ExtractedSymbol, LanguageId, Parameter } from '../index/types.js';
+import type { ExtractedSymbol, LanguageId, Parameter } from './types.js';
 import type { Range } from '../../schemas/common.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope } from './languages/spec.js';
 import { dedent } from './languages/common.js';

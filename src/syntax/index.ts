@@ -16,7 +16,7 @@
  *   parsing (languages/bodies.ts): ranges and signatures are the same, the parse is cheaper.
  */
 import { extname } from 'node:path';
-import type { ExtractedSymbol, LanguageId } from '../index/types.js';
+import type { ExtractedSymbol, LanguageId } from './types.js';
 import { extractFromTree } from './extract.js';
 import { loadParser } from './grammars.js';
 import { LANGUAGE_SPECS } from './languages/index.js';

@@ -7,6 +7,7 @@ const status: StatusResponse = {
   root: '/work/repo',
   version: '0.1.0',
   uptimeMs: 1000,
+  requestsCancelled: 0,
   index: { state: 'building', filesIndexed: 120, filesTotal: 3000, symbols: 4567 },
   servers: [
     { language: 'cpp', command: 'clangd-19 --background-index', pid: 42, state: 'indexing', progress: { percent: 37.6, message: '12/40' }, restarts: 0, uptimeMs: 900, compileDatabase: { path: '/cache/cdb/compile_commands.json', synthesized: true } },

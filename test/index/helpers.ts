@@ -58,3 +58,15 @@ export function packagesWorkspace(dir: string): string {
   writeFileSync(path.join(root, 'docs-only/README.md'), '# Only prose here\n');
   return root;
 }
+
+/**
+ * The reference the store's qualified search is checked against (the store does this in SQL).
+ * Whether a qualified name has `qualifier` right before `name` on separator boundaries:
+ * `ns::leveldb::Iterator` fits qualifier `leveldb` and name `Iterator`; `myleveldb::Iterator` does not.
+ */
+export function qualifierMatches(qualifiedName: string, name: string, qualifier: string): boolean {
+  const qn = qualifiedName.replace(/::|#/g, '.');
+  const tail = `${qualifier}.${name}`;
+  if (qn === tail) return true;
+  return qn.endsWith(`.${tail}`);
+}

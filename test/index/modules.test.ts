@@ -9,7 +9,7 @@ import { moduleOf, packageDirectoryCheck } from '../../src/index/modules.js';
 import { parseQuery } from '../../src/index/ranking.js';
 import { SymbolIndex } from '../../src/index/symbol-index.js';
 import { SqliteSymbolStore } from '../../src/index/sqlite-store.js';
-import type { ExtractedSymbol, LanguageId } from '../../src/index/types.js';
+import type { ExtractedSymbol, LanguageId } from '../../src/syntax/types.js';
 import { tempDir, testConfig } from '../helpers.js';
 
 const packages = (dirs: string[]) => (directory: string): boolean => dirs.includes(directory);

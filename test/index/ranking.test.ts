@@ -1,5 +1,6 @@
 import t from 'tap';
-import { fuzzyMatches, fuzzyPattern, humpSegments, humpsOf, parseQuery, prefixEnd, qualifierMatches, queryHumps, rankOf } from '../../src/index/ranking.js';
+import { fuzzyMatches, fuzzyPattern, humpSegments, humpsOf, parseQuery, prefixEnd, queryHumps, rankOf } from '../../src/index/ranking.js';
+import { qualifierMatches } from './helpers.js';
 
 t.test('humps are the initials of CamelCase, snake_case and capital runs', async (t) => {
   t.equal(humpsOf('FMyPlayerController'), 'fmpc');

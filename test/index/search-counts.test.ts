@@ -7,9 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { fuzzyTrigrams, SqliteSymbolStore, trigramMatch } from '../../src/index/sqlite-store.js';
-import { fuzzyMatches, qualifierMatches } from '../../src/index/ranking.js';
+import { fuzzyMatches } from '../../src/index/ranking.js';
+import { qualifierMatches } from './helpers.js';
 import { COUNT_CAP, MATCH_TIERS, type SearchSpec } from '../../src/index/store.js';
-import type { ExtractedSymbol } from '../../src/index/types.js';
+import type { ExtractedSymbol } from '../../src/syntax/types.js';
 import { symbolSearchMarkdown } from '../../src/format/symbols.js';
 
 function symbol(name: string, line: number, forwardDeclaration = false): ExtractedSymbol {

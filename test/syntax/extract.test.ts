@@ -6,7 +6,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ExtractedSymbol } from '../../src/index/types.js';
+import type { ExtractedSymbol } from '../../src/syntax/types.js';
 import { extractSymbols, syntaxLanguageOf } from '../../src/syntax/index.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'syntax');

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ExtractedSymbol, LanguageId } from '../../src/index/types.js';
+import type { ExtractedSymbol, LanguageId } from '../../src/syntax/types.js';
 import { extractSymbols, syntaxLanguageOf } from '../../src/syntax/index.js';
 
 export interface Tag {

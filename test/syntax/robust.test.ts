@@ -3,7 +3,7 @@
  */
 import t from 'tap';
 import { Worker } from 'node:worker_threads';
-import type { LanguageId } from '../../src/index/types.js';
+import type { LanguageId } from '../../src/syntax/types.js';
 import { extractSymbols } from '../../src/syntax/index.js';
 
 const LANGUAGES: LanguageId[] = ['c', 'cpp', 'csharp', 'typescript', 'tsx', 'javascript', 'python', 'go', 'java', 'rust'];

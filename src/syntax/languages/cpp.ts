@@ -4,7 +4,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
-import type { Parameter } from '../../index/types.js';
+import type { Parameter } from '../types.js';
 import { childOfType, compact, named, nestedDeclarations, textWithout, type NestedSearch } from './common.js';
 import { blankBodies, type BodyRules } from './bodies.js';
 import { blankCppMacros } from './cpp-macros.js';

@@ -1,5 +1,5 @@
 /** Which language module handles each LanguageId. */
-import type { LanguageId } from '../../index/types.js';
+import type { LanguageId } from '../types.js';
 import { c, cpp } from './cpp.js';
 import { csharp } from './csharp.js';
 import { go } from './go.js';

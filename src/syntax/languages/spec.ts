@@ -4,7 +4,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
-import type { Parameter } from '../../index/types.js';
+import type { Parameter } from '../types.js';
 
 /** One declaration as a language module sees it; the walker turns it into an ExtractedSymbol. */
 export interface Draft {

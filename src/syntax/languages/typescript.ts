@@ -4,7 +4,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
-import type { Parameter } from '../../index/types.js';
+import type { Parameter } from '../types.js';
 import { childOfType, compact, looksConstant, named, nestedDeclarations, stripAnnotation, type NestedSearch } from './common.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
 

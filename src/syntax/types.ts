@@ -1,11 +1,13 @@
 /**
- * The contract between the syntax layer (src/syntax/, which extracts) and the index
- * (src/index/, which stores and answers). Positions are 1-based, columns in UTF-16 code units.
+ * What the syntax layer produces (the index stores it, never the reverse: src/syntax imports nothing
+ * from src/index). Positions are 1-based, columns in UTF-16 code units.
  */
 import type { NormalizedKind } from '../kinds.js';
 import type { Range } from '../../schemas/common.js';
 
-export type LanguageId = 'c' | 'cpp' | 'csharp' | 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'java' | 'rust';
+/** Every language the index parses; LanguageId, the schemas' language enum and the extension map follow it. */
+export const LANGUAGE_IDS = ['c', 'cpp', 'csharp', 'typescript', 'tsx', 'javascript', 'python', 'go', 'java', 'rust'] as const;
+export type LanguageId = (typeof LANGUAGE_IDS)[number];
 
 export interface Parameter {
   name: string;
