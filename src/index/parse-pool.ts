@@ -2,12 +2,7 @@
  * Worker threads that parse files in parallel, fed from one queue. Each worker loads its own
  * tree-sitter runtime and grammars (module state is per thread).
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { ExtractedSymbol, LanguageId } from '../syntax/types.js';
 
@@ -51,92 +46,6 @@ interface Slot {
   running: Map<number, Pending>;
 }
 
-/** The part of esbuild's API used here (esbuild comes with tsx, so it is there whenever the sources run as .ts). */
-interface EsbuildApi {
-  buildSync(options: Record<string, unknown>): { outputFiles?: Array<{ text: string }>; metafile?: { inputs: Record<string, unknown> } };
-}
-
-/** What the last bundle was built from, so an unchanged tree reuses it without running esbuild. */
-interface BundleManifest {
-  out: string;
-  inputs: Array<{ file: string; size: number; mtimeMs: number }>;
-}
-
-let bundledScript: string | null | undefined;
-
-/**
- * Under tsx, the worker bundled to plain JS once per process: a worker booting tsx's loader costs
- * about a second of CPU per thread, and every import in it goes through the loader thread.
- */
-function bundledWorker(): string | null {
-  if (bundledScript !== undefined) return bundledScript;
-  bundledScript = null;
-  try {
-    const source = fileURLToPath(new URL('./parse-worker.ts', import.meta.url));
-    // Inside the repository, so the external packages resolve from its node_modules.
-    const dir = path.resolve(path.dirname(source), '../../node_modules/.cache/plumb');
-    // One manifest per checkout: worktrees sharing node_modules must not reuse each other's bundle.
-    const manifestFile = path.join(dir, `parse-worker-${createHash('sha1').update(source).digest('hex').slice(0, 12)}.json`);
-    const cached = reusableBundle(manifestFile);
-    if (cached) return (bundledScript = cached);
-    const esbuild = createRequire(import.meta.url)('esbuild') as EsbuildApi;
-    const root = path.resolve(path.dirname(source), '../..');
-    const result = esbuild.buildSync({ entryPoints: [source], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', write: false, logLevel: 'silent', metafile: true, absWorkingDir: root });
-    const text = result.outputFiles?.[0]?.text;
-    if (!text) return null;
-    mkdirSync(dir, { recursive: true });
-    // Named by content: the same sources reuse one file instead of leaving one per run.
-    const out = path.join(dir, `parse-worker-${createHash('sha1').update(text).digest('hex').slice(0, 16)}.mjs`);
-    // Written then renamed: concurrent test processes never load a half-written file.
-    writeFileSync(`${out}.${process.pid}.tmp`, text);
-    renameSync(`${out}.${process.pid}.tmp`, out);
-    const inputs = Object.keys(result.metafile?.inputs ?? {}).map((input) => {
-      const file = path.resolve(root, input);
-      const stat = statSync(file);
-      return { file, size: stat.size, mtimeMs: stat.mtimeMs };
-    });
-    if (inputs.length) {
-      const manifest: BundleManifest = { out, inputs };
-      writeFileSync(`${manifestFile}.${process.pid}.tmp`, JSON.stringify(manifest));
-      renameSync(`${manifestFile}.${process.pid}.tmp`, manifestFile);
-    }
-    bundledScript = out;
-  } catch {
-    bundledScript = null;
-  }
-  return bundledScript;
-}
-
-/** The bundle named by the manifest when it exists and none of its inputs changed size or mtime. */
-function reusableBundle(manifestFile: string): string | null {
-  try {
-    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as BundleManifest;
-    if (!existsSync(manifest.out) || !manifest.inputs.length) return null;
-    for (const input of manifest.inputs) {
-      const stat = statSync(input.file);
-      if (stat.size !== input.size || stat.mtimeMs !== input.mtimeMs) return null;
-    }
-    return manifest.out;
-  } catch {
-    return null;
-  }
-}
-
-/** Node flags minus the ones that load tsx (`--import tsx`, `--import=tsx`, `--require`/`--loader` alike). */
-function withoutTsx(flags: readonly string[]): string[] {
-  const kept: string[] = [];
-  for (let i = 0; i < flags.length; i++) {
-    const flag = flags[i];
-    if (/^--(import|require|loader|experimental-loader)$/.test(flag) || flag === '-r') {
-      if (!/tsx/.test(flags[i + 1] ?? '')) kept.push(flag, flags[i + 1]);
-      i++;
-    } else if (!/^--(import|require|loader|experimental-loader)=.*tsx/.test(flag)) {
-      kept.push(flag);
-    }
-  }
-  return kept;
-}
-
 export class ParsePool {
   private readonly slots: Slot[] = [];
   private readonly queue: Pending[] = [];
@@ -149,17 +58,11 @@ export class ParsePool {
 
   constructor(size: number = os.availableParallelism()) {
     if (import.meta.url.endsWith('.ts')) {
-      const bundled = bundledWorker();
-      if (bundled) {
-        this.script = bundled;
-        // Plain JS needs no loader: without this each worker would boot tsx again from the inherited --import.
-        this.workerOptions = { execArgv: withoutTsx(process.execArgv) };
-      } else {
-        // Under tsx (tests, bench) the worker is TypeScript too, and Node 20 does not carry tsx's loader into workers.
-        const api = import.meta.resolve('tsx/esm/api');
-        this.script = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(new URL('./parse-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`;
-        this.workerOptions = { eval: true };
-      }
+      // Under tsx (tests, bench) the worker is TypeScript too, and Node 20 does not carry tsx's loader into
+      // workers: each worker loads it itself, from source (nothing is bundled at run time).
+      const api = import.meta.resolve('tsx/esm/api');
+      this.script = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(new URL('./parse-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`;
+      this.workerOptions = { eval: true };
     } else {
       this.script = new URL('./parse-worker.js', import.meta.url);
       this.workerOptions = {};
