@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { SymbolKind } from 'vscode-languageserver-protocol';
-import { findSymbol, GOOGLETEST, isAlive, makePool, sleep, timed } from './helpers.js';
+import { findSymbol, GOOGLETEST, isAlive, makePool, timed } from './helpers.js';
 
 // clangd on googletest with the compile database cmake exports, built in a temp dir so /usr/src stays untouched.
 const buildDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-gtest-build-'));
@@ -35,30 +35,57 @@ t.test('status shows clangd with the cmake compile database', async (t) => {
   t.same(cmake.pool.status().find((server) => server.language === 'python')?.state, 'stopped', 'other servers start only on need');
 });
 
-t.test('a request slower than its timeout fails with server_timeout and the server keeps working', async (t) => {
-  // The first documentSymbol of a big header parses it, which takes far longer than 20 ms.
-  await t.rejects(cmake.documentSymbols('googlemock/include/gmock/gmock-matchers.h', { timeoutMs: 20 }), { code: 'server_timeout', message: /did not answer textDocument\/documentSymbol within 20 ms/ });
-  const symbols = await cmake.documentSymbols('googlemock/include/gmock/gmock-matchers.h');
-  t.ok(findSymbol(symbols, 'testing'), 'the same request without the timeout answers');
+/**
+ * A clangd of its own for a test that times out, aborts or kills: started and answering once, so its pid is
+ * known. `frozen` stops it (SIGSTOP) while `work` runs: a request sent meanwhile cannot be answered, by construction.
+ */
+async function ownClangd(t: { teardown(fn: () => Promise<void>): void }): Promise<{ ctx: ReturnType<typeof makePool>; pid: number; frozen<T>(work: () => Promise<T>): Promise<T> }> {
+  const ctx = makePool(GOOGLETEST, { compileDatabase: { directory: buildDir }, languages: { cpp: { args: ['--background-index=false', '--limit-results=0'] } } });
+  t.teardown(() => ctx.close());
+  await ctx.documentSymbols('googletest/samples/sample1.h');
+  const pid = ctx.pool.status().find((server) => server.language === 'cpp')!.pid!;
+  return {
+    ctx,
+    pid,
+    async frozen(work) {
+      process.kill(pid, 'SIGSTOP');
+      try {
+        return await work();
+      } finally {
+        if (isAlive(pid)) process.kill(pid, 'SIGCONT');
+      }
+    },
+  };
+}
+
+t.test('a request the server does not answer in time fails with server_timeout and the server keeps working', async (t) => {
+  const { ctx, frozen } = await ownClangd(t);
+  await frozen(() => t.rejects(ctx.documentSymbols('googletest/samples/sample2.h', { timeoutMs: 300 }), { code: 'server_timeout', message: /did not answer textDocument\/documentSymbol within 300 ms/ }));
+  const symbols = await ctx.documentSymbols('googletest/samples/sample2.h');
+  t.ok(findSymbol(symbols, 'MyString'), 'the same request answers once the server runs again');
 });
 
-t.test('an aborted request rejects at once', async (t) => {
-  const controller = new AbortController();
-  const pending = cmake.documentSymbols('googletest/src/gtest-death-test.cc', { signal: controller.signal });
-  setTimeout(() => controller.abort(), 10);
-  await t.rejects(pending, { code: 'request_cancelled', message: /cancelled: the caller went away/ });
+t.test('an aborted request rejects at once with request_cancelled, not a timeout', async (t) => {
+  const { ctx, frozen } = await ownClangd(t);
+  await frozen(async () => {
+    const controller = new AbortController();
+    const pending = ctx.documentSymbols('googletest/samples/sample2.h', { signal: controller.signal });
+    controller.abort();
+    await t.rejects(pending, { code: 'request_cancelled', message: /cancelled: the caller went away/ });
+  });
 });
 
 t.test('clangd killed with SIGKILL during a request: the request fails cleanly, clangd restarts, the next request succeeds', async (t) => {
-  const before = cmake.pool.status().find((server) => server.language === 'cpp')!;
-  const pid = before.pid!;
-  const pending = cmake.documentSymbols('googletest/src/gtest.cc');
-  await sleep(50);
-  process.kill(pid, 'SIGKILL');
-  await t.rejects(pending, { code: 'server_unavailable', message: /C\/C\+\+.*(crashed|not running|stopped answering)/ });
-  const symbols = await cmake.documentSymbols('googletest/src/gtest.cc');
+  const { ctx, pid, frozen } = await ownClangd(t);
+  await frozen(async () => {
+    // The server is stopped, so the request is still in flight when it dies.
+    const pending = ctx.documentSymbols('googletest/src/gtest.cc');
+    process.kill(pid, 'SIGKILL');
+    await t.rejects(pending, { code: 'server_unavailable', message: /C\/C\+\+.*(crashed|not running|stopped answering)/ });
+  });
+  const symbols = await ctx.documentSymbols('googletest/src/gtest.cc');
   t.ok(findSymbol(symbols, 'testing'), 'answers after the restart');
-  const after = cmake.pool.status().find((server) => server.language === 'cpp')!;
+  const after = ctx.pool.status().find((server) => server.language === 'cpp')!;
   t.equal(after.restarts, 1);
   t.not(after.pid, pid);
   t.notOk(isAlive(pid));

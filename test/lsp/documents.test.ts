@@ -8,7 +8,7 @@ import { LanguageTable } from '../../src/languages/resolve.js';
 import { LspClient } from '../../src/lsp/client.js';
 import { resolveCommand } from '../../src/lsp/command.js';
 import { Workspace } from '../../src/workspace.js';
-import { findSymbol, isAlive, makePool, silentLogger, sleep } from './helpers.js';
+import { findSymbol, isAlive, makePool, rewrite, silentLogger } from './helpers.js';
 
 // A small TypeScript workspace written here, so files can change under the server.
 const root = mkdtempSync(path.join(os.tmpdir(), 'plumb-docs-test-'));
@@ -20,8 +20,7 @@ t.test('a file changed on disk is re-synced before the next request on it', asyn
   const ctx = makePool(root);
   t.teardown(() => ctx.close());
   t.ok(findSymbol(await ctx.documentSymbols('a.ts'), 'aOne', SymbolKind.Function));
-  await sleep(20);
-  writeFileSync(path.join(root, 'a.ts'), 'export class Changed {\n  method(): void {}\n}\n');
+  rewrite(path.join(root, 'a.ts'), 'export class Changed {\n  method(): void {}\n}\n');
   const symbols = await ctx.documentSymbols('a.ts');
   t.notOk(findSymbol(symbols, 'aOne'), 'the old text is gone');
   t.ok(findSymbol(symbols, 'method', SymbolKind.Method), 'the new text is what the server sees');

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { SymbolKind } from 'vscode-languageserver-protocol';
-import { findSymbol, FLASK, isAlive, makePool, sleep, timed } from './helpers.js';
+import { findSymbol, FLASK, isAlive, makePool, rewrite, timed } from './helpers.js';
 
 // pyright on Debian's python3-flask.
 const flask = makePool(FLASK, { lsp: { startTimeoutMs: 120000 } });
@@ -36,8 +36,7 @@ t.test('pyright reads files from disk and sees a change on the next request', as
     rmSync(root, { recursive: true, force: true });
   });
   t.ok(findSymbol(await ctx.documentSymbols('shapes.py'), 'Square', SymbolKind.Class));
-  await sleep(20);
-  writeFileSync(path.join(root, 'shapes.py'), 'class Circle:\n    def radius(self) -> float:\n        return 2.0\n');
+  rewrite(path.join(root, 'shapes.py'), 'class Circle:\n    def radius(self) -> float:\n        return 2.0\n');
   const symbols = await ctx.documentSymbols('shapes.py');
   t.notOk(findSymbol(symbols, 'Square'), 'the old class is gone');
   t.ok(findSymbol(symbols, 'radius', SymbolKind.Method), 'the new text is what pyright sees');

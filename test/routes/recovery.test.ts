@@ -11,7 +11,9 @@ t.test('a language server killed mid-request: the request fails cleanly, the ser
   const before: Server = (await getJson(app, '/status')).body.servers.find((s: Server) => s.language === 'python');
   t.ok(before.pid, 'status shows the server pid');
 
-  // Ask for hover on every symbol of a large file, and kill the server while that is in flight.
+  // Ask for hover on every symbol of a large file with the server stopped (SIGSTOP), so the request is
+  // still in flight when the kill comes, by construction; the 150 ms only let the request reach the pool.
+  process.kill(before.pid!, 'SIGSTOP');
   const pending = getJson(app, '/children?file=app.py&line=110&column=7&depth=all&include_hover=true');
   await new Promise((resolve) => setTimeout(resolve, 150));
   process.kill(before.pid!, 'SIGKILL');
