@@ -13,7 +13,7 @@ import {
 } from '../../schemas/navigation.js';
 import { elapsedMs } from './elapsed.js';
 import { listEnvelope, pageOf } from './envelope.js';
-import { findMatches, groupPlaces, notFound } from './resolve-symbol.js';
+import { findMatches, groupPlaces, notFound, type ResolvedSymbol } from './resolve-symbol.js';
 import { checkLimit, toIndexSymbol } from './search.js';
 import { SourceLines } from './source-lines.js';
 
@@ -32,7 +32,7 @@ export async function findDeclaration(services: Services, query: DeclarationQuer
 
   const matches = await findMatches(services, query);
   if (matches.symbols.length === 0 && matches.forwardDeclarations.length === 0) throw notFound(services, matches.asked);
-  const groups = groupPlaces(matches.symbols);
+  const groups = query.id?.trim() ? await placesOfId(services, matches.symbols) : groupPlaces(matches.symbols);
   const places = groups.flatMap((group) => group.places);
   const listed = includeForward ? [...places, ...matches.forwardDeclarations] : places;
   const page = pageOf(listed, offset, limit);
@@ -50,6 +50,15 @@ export async function findDeclaration(services: Services, query: DeclarationQuer
     source: 'index',
     elapsedMs: elapsedMs(started),
   };
+}
+
+/** An id names one place; its symbol's other places (a C++ declaration and its definition) come with it. */
+async function placesOfId(services: Services, symbols: StoredSymbol[]): Promise<ResolvedSymbol[]> {
+  const symbol = symbols[0];
+  if (!symbol || (symbol.language !== 'c' && symbol.language !== 'cpp')) return groupPlaces(symbols);
+  const namesakes = await findMatches(services, { symbol: symbol.qualifiedName });
+  const group = groupPlaces(namesakes.symbols).find((candidate) => candidate.places.some((place) => place.id === symbol.id));
+  return group ? [group] : groupPlaces(symbols);
 }
 
 async function placeOf(symbol: StoredSymbol, sources: SourceLines, includeBody: boolean, contextLines: number): Promise<DeclarationPlace> {
