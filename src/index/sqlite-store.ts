@@ -328,6 +328,15 @@ export class SqliteSymbolStore implements SymbolStore {
     return rows.map(toSymbol);
   }
 
+  async symbolsNamed(names: string[], limitPerName: number): Promise<StoredSymbol[]> {
+    const statement = this.statement(`SELECT ${SYMBOL_COLUMNS} FROM symbols s ${SYMBOL_JOINS} WHERE s.name_lower = ? AND s.name = ? LIMIT ?`).raw();
+    const out: StoredSymbol[] = [];
+    for (const name of new Set(names)) {
+      for (const row of statement.all(name.toLowerCase(), name, limitPerName) as SymbolRow[]) out.push(toSymbol(row));
+    }
+    return out;
+  }
+
   async indexedFiles(): Promise<string[]> {
     return this.statement('SELECT path FROM files ORDER BY path').pluck().all() as string[];
   }

@@ -127,6 +127,11 @@ export interface SymbolReader {
    * then position, at most `limit`: the candidates for a type's members (the caller keeps the ones of its type).
    */
   symbolsInContainer(containingType: string, limit: number): Promise<StoredSymbol[]>;
+  /**
+   * Symbols named exactly (case-sensitive) one of `names`, at most `limitPerName` of each, in no
+   * particular order: the places of a file's symbols elsewhere (header/source counterparts).
+   */
+  symbolsNamed(names: string[], limitPerName: number): Promise<StoredSymbol[]>;
   /** Stored paths of every indexed file. */
   indexedFiles(): Promise<string[]>;
   listPackages(): Promise<PackageInfo[]>;

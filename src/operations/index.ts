@@ -3,9 +3,12 @@
  * One file per operation (or per pair that shares its schemas) in this directory.
  */
 import { childrenOperation } from './children.js';
+import { counterpartOperation } from './counterpart.js';
+import { declarationOperation } from './declaration.js';
 import { getSymbolOperation } from './get-symbol.js';
 import type { Operation } from './operation.js';
 import { outlineOperation } from './outline.js';
+import { membersOperation } from './members.js';
 import { listPackagesOperation, packageSymbolsOperation } from './packages.js';
 import { searchSymbolsOperation } from './search-symbols.js';
 import { healthOperation, statusOperation } from './status.js';
@@ -19,6 +22,9 @@ export const OPERATIONS: Operation[] = [
   childrenOperation,
   statusOperation,
   healthOperation,
+  declarationOperation,
+  membersOperation,
+  counterpartOperation,
 ];
 
 export { defineOperation, endpointOf, type Operation } from './operation.js';

@@ -71,10 +71,9 @@ export async function findMatches(services: Services, selector: SymbolSelector):
   if (text === '') throw new PlumbError('invalid_parameter', "Parameter 'symbol' or 'id' is required: a name (`Flask`, `Config.from_object`, `ns::Type::method`) or an id from an earlier answer", { details: { parameter: 'symbol' } });
   if (text.length > 500) throw invalidParameter('symbol', 'must be at most 500 characters');
   const { name, qualifier } = parseQuery(text);
-  const page = await reader.search({
+  const spec = {
     name,
     qualifier,
-    tiers: ['exact', 'exact_case_insensitive'],
     kinds: parseKinds(selector.kind),
     packages: selector.package !== undefined && selector.package !== '' ? [await resolvePackageName(reader, selector.package)] : undefined,
     language: selector.language,
@@ -82,9 +81,12 @@ export async function findMatches(services: Services, selector: SymbolSelector):
     offset: 0,
     limit: MATCH_CAP,
     includeForwardDeclarations: true,
-  });
-  const exact = page.results.some((hit) => hit.tier === 'exact');
-  const hits = page.results.filter((hit) => !exact || hit.tier === 'exact').map((hit) => hit.symbol);
+  };
+  // Case-insensitive matches only when there is no case-sensitive one: asking for both at once reads every
+  // `TEST` macro invocation when the name is `Test`.
+  let page = await reader.search({ ...spec, tiers: ['exact'] });
+  if (page.results.length === 0) page = await reader.search({ ...spec, tiers: ['exact_case_insensitive'] });
+  const hits = page.results.map((hit) => hit.symbol);
   return {
     asked: text,
     symbols: hits.filter((symbol) => !symbol.forwardDeclaration),
