@@ -1,6 +1,6 @@
 /** Markdown renderings of declaration, members and counterpart answers: what an agent needs to act, ids included. */
 import type { CounterpartResponse, DeclarationResponse, Member, MembersResponse } from '../../schemas/navigation.js';
-import type { LanguageId } from '../index/types.js';
+import type { LanguageId } from '../syntax/types.js';
 import { displayKind } from '../kinds.js';
 import { fenced, markdownTable } from './markdown.js';
 

@@ -6,10 +6,15 @@ import { VERSION } from '../version.js';
 import { callTool, toolListing, type PlumbTool } from './tool.js';
 import { SHARED_SCHEMAS, TOOLS } from './tools.js';
 
-const INSTRUCTIONS = `plumb navigates the code of one workspace (every file, every language it has a server for).
-Start from a name when you have one: search_symbols finds symbols anywhere in the workspace without a file path (prefix, CamelCase initials, substrings, signature words), get_symbol takes an exact name. From a file: symbol_outline lists its symbols and can return the source of just the ones you name (display_code_for); get_symbol_children lists what is inside the symbol at a position. list_packages and get_package_symbols give the lay of the land.
-Every tool answers with a compact markdown rendering and the same answer as JSON (structuredContent). Paths are relative to the workspace root; lines and columns are 1-based.
-When an answer says partial or a server is unavailable, index_status tells what is still starting.`;
+/** What a model reads first: how to start, then every tool with its title (from the operations, so none is missed). */
+function instructions(tools: PlumbTool[]): string {
+  return [
+    'plumb navigates the code of one workspace (every file, every language it indexes, with language servers for the semantic part).',
+    'Start from a name when you have one: search_symbols finds symbols anywhere without a file path (prefix, CamelCase initials, substrings, signature words); find_declaration gives a name\'s definition and declarations with their code in one call. Tools about one symbol take `symbol` (a short or qualified name) or the `id` any answer shows; an ambiguous name is an error listing the candidates\' ids.',
+    'Every tool answers with compact markdown and the same answer as JSON (structuredContent). Paths are relative to the workspace root; lines and columns are 1-based. When an answer says partial or a server is unavailable, index_status tells what is still starting.',
+    `Tools: ${tools.map((tool) => `${tool.name} (${tool.title})`).join('; ')}.`,
+  ].join('\n');
+}
 
 export interface McpServerOptions {
   tools?: PlumbTool[];
@@ -27,7 +32,7 @@ export function createMcpServer(services: Services, options: McpServerOptions = 
 
   const server = new Server(
     { name: 'plumb', title: 'plumb code navigation', version: VERSION },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: false } }, instructions: instructions(tools) },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {

@@ -10,6 +10,14 @@ export const GENERATED_MARKER = '<!-- Generated from src/operations/ by `npm run
 
 type Schema = Record<string, unknown>;
 
+/** The operations plumb is to serve; those without a definition yet are listed as planned. */
+const DESIGNED = [
+  'GET /symbols', 'GET /symbols/declaration', 'GET /symbols/resolve', 'GET /symbols/usages', 'GET /symbols/inheritors',
+  'GET /symbols/hierarchy', 'GET /symbols/members', 'GET /symbols/counterpart', 'GET /symbols/implementations',
+  'GET /symbols/callers', 'GET /symbols/callees', 'GET /symbols/signature', 'GET /symbols/doc', 'GET /packages',
+  'GET /packages/{name}/symbols', 'GET /outline', 'GET /children', 'GET /statements', 'GET /status', 'GET /health',
+];
+
 function typeOf(schema: Schema): string {
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => `\`${String(v)}\``).join(' \\| ');
   if (Array.isArray(schema.anyOf)) {
@@ -69,6 +77,8 @@ export function operationsMarkdown(operations: Operation[] = OPERATIONS): string
     const summary = operation.http?.summary ?? operation.tool?.title ?? '';
     return `| ${name} | ${operation.tool && operation.http ? `\`${operation.tool.name}\`` : operation.tool ? '(tool only)' : '—'} | ${cell(summary)} |`;
   });
+  const built = new Set(operations.map(endpointOf));
+  const planned = DESIGNED.filter((endpoint) => !built.has(endpoint));
   return [
     '## Operations',
     '',
@@ -76,6 +86,7 @@ export function operationsMarkdown(operations: Operation[] = OPERATIONS): string
     '|---|---|---|',
     ...index,
     '',
+    ...(planned.length ? [`Planned, not built yet: ${planned.map((endpoint) => `\`${endpoint}\``).join(', ')}.`, ''] : []),
     ...operations.map(section),
   ].join('\n');
 }

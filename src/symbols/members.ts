@@ -10,7 +10,7 @@
 import path from 'node:path';
 import type { NormalizedKind } from '../kinds.js';
 import type { StoredSymbol } from '../index/store.js';
-import type { LanguageId } from '../index/types.js';
+import type { LanguageId } from '../syntax/types.js';
 import type { Services } from '../services.js';
 import type { BaseRef, Member, MembersQuery, MembersResponse } from '../../schemas/navigation.js';
 import { invalidParameter } from '../errors.js';
