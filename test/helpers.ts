@@ -5,10 +5,10 @@ import path from 'node:path';
 import { buildApp, type PlumbApp } from '../src/app.js';
 import { validateConfig, type PlumbConfig } from '../src/config.js';
 
-export const GOOGLETEST = '/usr/src/googletest';
-export const FLASK = '/usr/lib/python3/dist-packages/flask';
+import { GOOGLETEST } from './corpora.js';
+
+export { FLASK, GOOGLETEST, RXJS_SRC } from './corpora.js';
 export const REPO = path.resolve(import.meta.dirname, '..');
-export const RXJS_SRC = path.join(REPO, 'node_modules/rxjs/src');
 
 export function tempDir(t: { teardown(fn: () => void): void }, prefix = 'plumb-test-'): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));

@@ -2,10 +2,9 @@ import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PlumbApp } from '../../src/app.js';
 import type { SymbolIndex } from '../../src/index/symbol-index.js';
-import { REPO } from '../helpers.js';
+import { FLASK, RXJS, ZOD } from '../corpora.js';
 
-export const RXJS = path.join(REPO, 'node_modules/rxjs');
-export const ZOD = path.join(REPO, 'node_modules/zod');
+export { RXJS, ZOD } from '../corpora.js';
 
 /** Resolves once the index has finished its build (the app starts it in the background). */
 export async function indexReady(target: PlumbApp | SymbolIndex, timeoutMs = 240_000): Promise<void> {
@@ -38,7 +37,7 @@ export function polyglotWorkspace(dir: string): string {
     cpSync(path.join(from, 'package.json'), path.join(root, to, 'package.json'));
     cpSync(path.join(from, 'src'), path.join(root, to, 'src'), { recursive: true });
   }
-  cpSync('/usr/lib/python3/dist-packages/flask', path.join(root, 'flask'), { recursive: true, filter: (src) => !src.includes('__pycache__') });
+  cpSync(FLASK, path.join(root, 'flask'), { recursive: true, filter: (src) => !src.includes('__pycache__') });
   return root;
 }
 

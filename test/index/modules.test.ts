@@ -1,7 +1,7 @@
 /**
  * Module paths for qualified search: what a user writes before a name in Python, Go and Java.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
@@ -10,6 +10,7 @@ import { parseQuery } from '../../src/index/ranking.js';
 import { SymbolIndex } from '../../src/index/symbol-index.js';
 import { SqliteSymbolStore } from '../../src/index/sqlite-store.js';
 import type { ExtractedSymbol, LanguageId } from '../../src/syntax/types.js';
+import { corpusPath, FLASK, requireCorpora } from '../corpora.js';
 import { tempDir, testConfig } from '../helpers.js';
 
 const packages = (dirs: string[]) => (directory: string): boolean => dirs.includes(directory);
@@ -70,10 +71,9 @@ t.test('qualified search matches a module before the qualified name, and a Pytho
 });
 
 t.test('on real Go and Python trees: http.HandlerFunc, httptest.NewRecorder, flask.Flask', async (t) => {
-  const goHttp = '/usr/share/go-1.19/src/net/http';
-  const flask = '/usr/lib/python3/dist-packages/flask';
-  // The README's test set-up installs both (golang-src, python3-flask): a missing one fails rather than skips.
-  for (const tree of [goHttp, flask]) if (!existsSync(tree)) return void t.fail(`missing test corpus: ${tree}`);
+  if (!requireCorpora(t, 'go', 'flask')) return;
+  const goHttp = path.join(corpusPath('go'), 'src/net/http');
+  const flask = FLASK;
   const cacheDir = tempDir(t, 'plumb-modules-cache-');
   const index = await SymbolIndex.open({ root: goHttp, config: testConfig(cacheDir, { index: { watch: false, workers: 2, extraRoots: [flask] } }), cacheDir });
   t.teardown(() => index.close());

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DocumentSymbolRequest, type DocumentSymbol, type SymbolInformation, type SymbolKind } from 'vscode-languageserver-protocol';
 import { validateConfig } from '../../src/config.js';
 import type { LspLogger } from '../../src/lsp/client.js';
@@ -81,8 +80,4 @@ export function rewrite(file: string, text: string): void {
   utimesSync(file, later, later);
 }
 
-const modules = fileURLToPath(new URL('../../node_modules/', import.meta.url));
-export const RXJS = path.join(modules, 'rxjs');
-export const ZOD = path.join(modules, 'zod');
-export const FLASK = '/usr/lib/python3/dist-packages/flask';
-export const GOOGLETEST = '/usr/src/googletest';
+export { FLASK, GOOGLETEST, RXJS, ZOD } from '../corpora.js';

@@ -1,21 +1,18 @@
 /**
  * Forward declarations in real C++ headers (googletest): every `class X;` / `struct X;` line is
  * flagged, and nothing with a body is.
- * Needs (apt): googletest
  */
 import t from 'tap';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractSymbols } from '../../src/syntax/index.js';
+import { GOOGLETEST as ROOT, requireCorpora } from '../corpora.js';
 import { listFiles } from './recall.js';
 
-const ROOT = '/usr/src/googletest';
 const FORWARD = /^\s*(?:template\s*<[^>]*>\s*)?(?:class|struct)\s+([A-Za-z_]\w*)\s*;/;
 
 t.test('finds the forward declarations of googletest headers and flags no definition', async (t) => {
-  // The README's test set-up installs every corpus: a missing one fails rather than skips.
-  const missingCorpus = !existsSync(ROOT) && 'needs googletest (apt-get install -y googletest)';
-  if (missingCorpus) return void t.fail(`missing test corpus: ${missingCorpus}`);
+  if (!requireCorpora(t, 'googletest')) return;
   const missed: string[] = [];
   const wronglyFlagged: string[] = [];
   let expected = 0;

@@ -3,7 +3,7 @@
  * (class, function, method definitions) our extraction also finds, matched on name and line.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExtractedSymbol, LanguageId } from '../../src/syntax/types.js';
 import { extractSymbols, syntaxLanguageOf } from '../../src/syntax/index.js';
@@ -25,10 +25,6 @@ export interface RecallResult {
   misses: Tag[];
   symbols: number;
   extractMs: number;
-}
-
-export function hasCtags(): boolean {
-  return spawnSync('ctags', ['--version'], { encoding: 'utf8' }).status === 0;
 }
 
 /** ctags' tags for `files` (relative to `root`), as JSON lines. */
@@ -86,10 +82,6 @@ export async function measureRecall(root: string, files: string[], tags: Tag[], 
 
 export function describeMisses(result: RecallResult, max = 60): string {
   return result.misses.slice(0, max).map((tag) => `${tag.path}:${tag.line} ${tag.kind} ${tag.name}${tag.scope ? ` (in ${tag.scope})` : ''}`).join('\n');
-}
-
-export function existingDir(...candidates: string[]): string | undefined {
-  return candidates.find((dir) => existsSync(dir));
 }
 
 /** ctags reads a call of a macro (`GTEST_DECLARE_bool_(x);`, `TEST(A, B) {`) as a function or prototype named after the macro; those are no symbols. */
