@@ -4,6 +4,9 @@
  */
 import { childrenOperation } from './children.js';
 import { getSymbolOperation } from './get-symbol.js';
+import { hierarchyOperation } from './hierarchy.js';
+import { implementationsOperation } from './implementations.js';
+import { inheritorsOperation } from './inheritors.js';
 import type { Operation } from './operation.js';
 import { outlineOperation } from './outline.js';
 import { listPackagesOperation, packageSymbolsOperation } from './packages.js';
@@ -19,6 +22,9 @@ export const OPERATIONS: Operation[] = [
   childrenOperation,
   statusOperation,
   healthOperation,
+  inheritorsOperation,
+  hierarchyOperation,
+  implementationsOperation,
 ];
 
 export { defineOperation, endpointOf, type Operation } from './operation.js';
