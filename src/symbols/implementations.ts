@@ -12,7 +12,7 @@ import { listEnvelope, pageOf } from './envelope.js';
 import { walkInheritors, serverAnswered } from './inheritors.js';
 import { A_CALLABLE, CALLABLE_KINDS, groupPlaces, resolveOne, TYPE_KINDS, type ResolvedSymbol } from './resolve-symbol.js';
 import { checkLimit, partialOf, toIndexSymbol } from './search.js';
-import { compareSymbols, TypeGraph, type Source } from './type-graph.js';
+import { compareSymbols, sameFamily, TypeGraph, type Source } from './type-graph.js';
 
 /** Members read per derived type's name. */
 const MEMBER_CAP = 2000;
@@ -91,6 +91,8 @@ async function owningType(services: Services, method: ResolvedSymbol): Promise<R
 /** Whether a member named after a type belongs to that very type: declared in its range, or out of line under its qualified name. */
 function belongsTo(member: StoredSymbol, type: StoredSymbol): boolean {
   if (member.file === type.file && member.range.start.line >= type.range.start.line && member.range.end.line <= type.range.end.line) return true;
+  // Elsewhere only Go methods (receivers anywhere in the package) and C++ out-of-line definitions.
+  if (!sameFamily(member.language, type.language) || (member.language !== 'go' && member.language !== 'cpp' && member.language !== 'c')) return false;
   const owner = member.qualifiedName.split(/::|\./).slice(0, -1).join('.');
   const typeName = type.qualifiedName.replace(/::/g, '.');
   // Go methods and C++ out-of-line definitions sit outside the type's range.

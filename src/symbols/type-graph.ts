@@ -47,6 +47,10 @@ export interface SupertypeEdge {
 
 /** Server requests one answer may make; past it the answer is the index's, and says so. */
 const SERVER_REQUEST_BUDGET = 60;
+/** Types past the first a server is asked to prepare (each opens its file: an AST build in clangd). */
+const PREPARE_BUDGET = 4;
+/** No new prepare this long after the answer started: the index answers the rest. */
+const PREPARE_WINDOW_MS = 3000;
 /** Server requests one answer has in flight at once. */
 const SERVER_CONCURRENCY = 4;
 /** Types of one name read to tell them apart. */
@@ -77,6 +81,11 @@ export class TypeGraph {
   private readonly subtypes = new Map<string, Promise<SubtypeEdge[]>>();
   private readonly servers = new Map<string, Promise<ServerInfo>>();
   private inFlight = 0;
+  /** Server type hierarchy items by index symbol id, and the open file their requests go through. */
+  private readonly items = new Map<string, TypeHierarchyItem>();
+  private anchor: WorkspaceFile | undefined;
+  private prepares = 0;
+  private readonly started = performance.now();
   private readonly waiting: Array<() => void> = [];
   /** Server requests made so far. */
   requests = 0;
@@ -213,7 +222,9 @@ export class TypeGraph {
     const top = Math.max(...scored.map((s) => s.score));
     if (top < 0) return { best: [], confirmed: false };
     const best = scored.filter((s) => s.score === top).map((s) => s.group);
-    return { best, confirmed: best.length === 1 && top >= 2 };
+    const second = Math.max(-1, ...scored.filter((s) => s.score !== top).map((s) => s.score));
+    // Confirmed: the scope or imports point at one type, or it is the only one its file could reach.
+    return { best, confirmed: best.length === 1 && (top >= 2 || (top >= 1 && second < 1)) };
   }
 
   private typesNamedIn(name: string, language: LanguageId): Promise<ResolvedSymbol[]> {
@@ -257,11 +268,14 @@ export class TypeGraph {
     // C++ lookup walks outwards from the deriving class's scope: the type must be scope prefix + the written path.
     if (target.length < segments.length || !endsWith(target, segments)) return -1;
     const prefix = target.slice(0, target.length - segments.length);
+    const imports = await this.importsOf(child);
     let score: number;
     if (global ? prefix.length === 0 : startsWith(childScope, prefix)) score = 2 + prefix.length / 100;
+    // `using ns::Base;` or `using namespace ns;` in the deriving file brings it in.
+    else if (segments.length === 1 && (imports.usings.includes(target.join('::')) || imports.usingNamespaces.includes(prefix.join('::')))) score = 2;
     else score = 0.5;
     // Includes break ties: a header the deriving file includes holds the type.
-    const includes = (await this.importsOf(child)).includes;
+    const includes = imports.includes;
     if (includes.length > 0 && group.places.some((p) => includes.some((inc) => pathEndsWith(p.file, inc)))) score += 1;
     return score;
   }
@@ -338,13 +352,29 @@ export class TypeGraph {
       return [];
     }
     if (info.mode === 'typeHierarchy') {
-      const items = await this.prepare(type, file, info);
-      if (!items || items.length === 0) return [];
-      const subs = await this.ask(info, () => this.services.lsp.request(file, TypeHierarchySubtypesRequest.type, { item: items[0] }, { signal: this.signal }));
+      // Items from an earlier subtypes answer go straight back (clangd finds their subtypes in its index);
+      // a type the server did not name needs a prepare, which opens its file (an AST build): a few only.
+      let item = this.items.get(type.id);
+      let via = this.anchor ?? file;
+      if (!item) {
+        if (this.anchor && (this.prepares >= PREPARE_BUDGET || performance.now() - this.started > PREPARE_WINDOW_MS)) {
+          this.serverNote ??= `The server was asked about the types it named itself and at most ${PREPARE_BUDGET} others (each opens a file); the subtypes of the rest come from the index only`;
+          return [];
+        }
+        if (this.anchor) this.prepares++;
+        item = (await this.prepare(type, file, info))?.[0];
+        if (!item) return [];
+        this.anchor ??= file;
+        via = file;
+      }
+      const known = item;
+      const subs = await this.ask(info, () => this.services.lsp.request(via, TypeHierarchySubtypesRequest.type, { item: known }, { signal: this.signal }));
       const out: StoredSymbol[] = [];
-      for (const item of subs ?? []) {
-        const symbol = await this.symbolAt(item.uri, fromLspPosition(item.selectionRange.start), TYPE_KINDS);
-        if (symbol) out.push(symbol);
+      for (const sub of subs ?? []) {
+        const symbol = await this.symbolAt(sub.uri, fromLspPosition(sub.selectionRange.start), TYPE_KINDS);
+        if (!symbol) continue;
+        this.items.set(symbol.id, sub);
+        out.push(symbol);
       }
       return out;
     }

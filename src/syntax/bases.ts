@@ -51,11 +51,14 @@ export interface FileImports {
   modules: Array<{ local: string; from: string }>;
   /** `#include "a/b.h"` and `<a/b.h>`, as written. */
   includes: string[];
+  /** C++ `using a::B;` (qualified names) and `using namespace a::b;` (namespaces), with `::` separators. */
+  usings: string[];
+  usingNamespaces: string[];
 }
 
 /** Imports read from a file's text with regular expressions: enough to confirm a base's name, fast on any size. */
 export function parseImports(language: LanguageId, text: string): FileImports {
-  const result: FileImports = { names: [], modules: [], includes: [] };
+  const result: FileImports = { names: [], modules: [], includes: [], usings: [], usingNamespaces: [] };
   switch (language) {
     case 'python':
       parsePython(text, result);
@@ -71,6 +74,8 @@ export function parseImports(language: LanguageId, text: string): FileImports {
     case 'c':
     case 'cpp':
       for (const match of text.matchAll(/^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]/gm)) result.includes.push(match[1]);
+      for (const match of text.matchAll(/\busing[ \t]+namespace[ \t]+((?:::)?[\w:]+)[ \t]*;/g)) result.usingNamespaces.push(match[1].replace(/^::/, ''));
+      for (const match of text.matchAll(/\busing[ \t]+((?:::)?\w+(?:::\w+)+)[ \t]*;/g)) result.usings.push(match[1].replace(/^::/, ''));
       break;
     default:
       break;
