@@ -22,7 +22,10 @@ export async function findImplementations(services: Services, query: Implementat
   const limit = checkLimit(query.limit, INHERITORS_LIMIT_MAX, INHERITORS_LIMIT_DEFAULT);
   const offset = query.offset ?? 0;
   const method = await resolveOne(services, query, A_CALLABLE);
-  const graph = new TypeGraph(services, signal);
+  // clangd's implementation request already lists the overrides; asking its type hierarchy level by level (a file
+  // opened per type) costs seconds for nothing. Where types satisfy interfaces unnamed (Go), the walk needs the server.
+  const cpp = method.symbol.language === 'cpp' || method.symbol.language === 'c';
+  const graph = new TypeGraph(services, signal, true, !cpp);
   const found = new Map<string, { symbol: StoredSymbol; source: Source; depth: number; confidence?: 'name' }>();
 
   const owner = await owningType(services, method);

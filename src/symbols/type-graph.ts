@@ -94,7 +94,11 @@ export class TypeGraph {
   /** The server part of the answer for the first language asked (the one the answer is about). */
   serverPart: ServerPart | undefined;
 
-  constructor(private readonly services: Services, private readonly signal: AbortSignal | undefined, private readonly useServer = true) {
+  /**
+   * `useServer` false answers from the index alone; `serverSubtypesToo` false keeps the server for the
+   * requests a caller makes itself (implementations) but walks subtypes through the index.
+   */
+  constructor(private readonly services: Services, private readonly signal: AbortSignal | undefined, private readonly useServer = true, private readonly serverSubtypesToo = true) {
     this.reader = services.index.reader;
   }
 
@@ -342,7 +346,7 @@ export class TypeGraph {
 
   /** The server's direct subtypes of a type, as index symbols; [] when no server can say. */
   private async serverSubtypes(type: StoredSymbol): Promise<StoredSymbol[]> {
-    if (!this.useServer) return [];
+    if (!this.useServer || !this.serverSubtypesToo) return [];
     const file = this.workspaceFile(type);
     if (!file) return [];
     const info = await this.server(type, file);
