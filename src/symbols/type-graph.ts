@@ -219,8 +219,8 @@ export class TypeGraph {
     const groups = (await this.typesNamedIn(name, child.language)).filter((g) => !g.places.some((p) => p.id === child.id));
     if (groups.length === 0) return { best: [], confirmed: false };
     if (groups.length === 1) {
-      const score = await this.score(child, written, groups[0]);
-      return score < 0 ? { best: [], confirmed: false } : { best: groups, confirmed: true };
+      // The only type of its name: confirmed unless what is written rules it out (no file read needed).
+      return ruledOut(child, written, groups[0]) ? { best: [], confirmed: false } : { best: groups, confirmed: true };
     }
     const scored = await Promise.all(groups.map(async (group) => ({ group, score: await this.score(child, written, group) })));
     const top = Math.max(...scored.map((s) => s.score));
@@ -527,6 +527,14 @@ export class TypeGraph {
   private absoluteOf(file: string): string {
     return path.isAbsolute(file) ? file : path.join(this.services.workspace.root, file);
   }
+}
+
+/** Whether a written base cannot name this type, the only one of its name: another C++ qualifier, another Go package. */
+function ruledOut(child: StoredSymbol, written: string, group: ResolvedSymbol): boolean {
+  const segments = basePath(written);
+  if (FAMILY[child.language] === 'cpp') return segments.length > 1 && !endsWith(splitQualified(group.symbol.qualifiedName), segments);
+  if (FAMILY[child.language] === 'go' && segments.length === 1) return !group.places.some((p) => dirOf(p.file) === dirOf(child.file));
+  return false;
 }
 
 function asLocations(answer: Location | Location[] | LocationLink[] | null | undefined): Location[] {
