@@ -18,9 +18,10 @@ import type {
 import { COUNT_CAP } from './store.js';
 import type { LanguageId, Parameter } from '../syntax/types.js';
 import { LANGUAGE_SPECS } from '../syntax/languages/index.js';
+import { baseKey } from '../syntax/bases.js';
 
 /** Bump when the tables, or what the extractor stores in them, change: a mismatch rebuilds. */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -51,6 +52,11 @@ CREATE INDEX names_camel ON names (first, humps);
 -- Substrings of distinct names (rowid = names.id, trigrams) and words of signatures (rowid = symbols.id).
 CREATE VIRTUAL TABLE name_text USING fts5 (name, tokenize = 'trigram', content = '', contentless_delete = 1);
 CREATE VIRTUAL TABLE sig_text USING fts5 (signature, tokenize = 'unicode61', content = '', contentless_delete = 1);
+-- The types deriving from a name: one row per base of a type, keyed by the base's last name segment with
+-- generics stripped (\`ns::Base<T>\` → Base), and by the original name of a base written through an import alias.
+CREATE TABLE symbol_bases (symbol_id INTEGER NOT NULL, base TEXT NOT NULL);
+CREATE INDEX symbol_bases_base ON symbol_bases (base, symbol_id);
+CREATE INDEX symbol_bases_symbol ON symbol_bases (symbol_id);
 `;
 
 /**
@@ -337,6 +343,12 @@ export class SqliteSymbolStore implements SymbolStore {
     return out;
   }
 
+  async symbolsWithBase(name: string, limit: number): Promise<StoredSymbol[]> {
+    const rows = this.statement(`SELECT ${SYMBOL_COLUMNS} FROM symbol_bases b CROSS JOIN symbols s ON s.id = b.symbol_id ${SYMBOL_JOINS} WHERE b.base = ? ORDER BY s.rank, f.path, s.nl, s.nc LIMIT ?`)
+      .raw().all(name, limit) as SymbolRow[];
+    return rows.map(toSymbol);
+  }
+
   async indexedFiles(): Promise<string[]> {
     return this.statement('SELECT path FROM files ORDER BY path').pluck().all() as string[];
   }
@@ -418,6 +430,7 @@ export class SqliteSymbolStore implements SymbolStore {
     const fileId = this.statement('SELECT id FROM files WHERE path = ?');
     const dropText = [
       this.statement('DELETE FROM sig_text WHERE rowid IN (SELECT id FROM symbols WHERE file_id = ?)'),
+      this.statement('DELETE FROM symbol_bases WHERE symbol_id IN (SELECT id FROM symbols WHERE file_id = ?)'),
     ];
     const dropSymbols = this.statement('DELETE FROM symbols WHERE file_id = ?');
     const dropFile = this.statement('DELETE FROM files WHERE id = ?');
@@ -431,6 +444,7 @@ export class SqliteSymbolStore implements SymbolStore {
     const insertName = this.statement('INSERT OR IGNORE INTO names (name, name_lower, first, humps) VALUES (?, ?, ?, ?)');
     const insertNameText = this.statement('INSERT INTO name_text (rowid, name) VALUES (?, ?)');
     const insertSig = this.statement('INSERT INTO sig_text (rowid, signature) VALUES (?, ?)');
+    const insertBase = this.statement('INSERT INTO symbol_bases (symbol_id, base) VALUES (?, ?)');
 
     const dropFileContent = (id: number): void => {
       for (const statement of dropText) statement.run(id);
@@ -466,6 +480,7 @@ export class SqliteSymbolStore implements SymbolStore {
             if (this.bulk) this.loadedNames.add(symbol.name);
           }
           if (!this.bulk) insertSig.run(lastInsertRowid, signatureText(symbol.signature, symbol.returnType));
+          if (symbol.bases.length > 0) for (const key of baseKeys(symbol)) insertBase.run(lastInsertRowid, key);
         });
       }
     });
@@ -582,6 +597,17 @@ function readVersion(db: Database.Database): string | undefined {
 /** The schema version and the plumb version: a new release may extract differently, so it rebuilds. */
 function fingerprint(): string {
   return `${SCHEMA_VERSION}/${VERSION}`;
+}
+
+/** The symbol_bases keys of a type: each base's last name segment, and the names its import aliases stand for. */
+function baseKeys(symbol: { bases: string[]; baseAliases?: string[] }): Set<string> {
+  const keys = new Set<string>();
+  for (const base of symbol.bases) {
+    const key = baseKey(base);
+    if (key) keys.add(key);
+  }
+  for (const alias of symbol.baseAliases ?? []) keys.add(alias);
+  return keys;
 }
 
 /** Signature words plus the return type, which some languages' signatures leave out. */

@@ -132,6 +132,12 @@ export interface SymbolReader {
    * particular order: the places of a file's symbols elsewhere (header/source counterparts).
    */
   symbolsNamed(names: string[], limitPerName: number): Promise<StoredSymbol[]>;
+  /**
+   * Types with a base named `name` as written (its last segment, generics stripped: `ns::Base<T>` and
+   * `module.Base` are `Base`) or through an import alias of `name`; ordered workspace first, then by file and
+   * position, at most `limit`. The candidates for a type's inheritors (the caller confirms which mean it).
+   */
+  symbolsWithBase(name: string, limit: number): Promise<StoredSymbol[]>;
   /** Stored paths of every indexed file. */
   indexedFiles(): Promise<string[]>;
   listPackages(): Promise<PackageInfo[]>;

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { ProtocolRequestType } from 'vscode-languageserver-protocol';
+import type { ProtocolRequestType, ServerCapabilities } from 'vscode-languageserver-protocol';
 import type { ServerStatus } from '../../schemas/status.js';
 import type { PlumbConfig } from '../config.js';
 import { PlumbError } from '../errors.js';
@@ -116,6 +116,26 @@ export class LspPool {
     try {
       const client = await this.clientFor(language, file, options.signal);
       return await client.request(type, params, { signal: options.signal, timeoutMs: options.timeoutMs, document: file });
+    } catch (error) {
+      throw this.toPlumbError(error, language);
+    }
+  }
+
+  /**
+   * The server for a file's language, started when needed: what it serves (its initialize capabilities)
+   * and whether it is still indexing. Rejects like request() when it cannot start.
+   */
+  async serverFor(file: WorkspaceFile, signal?: AbortSignal): Promise<{ name: string; capabilities: ServerCapabilities | undefined; indexing: boolean; progress: string | null }> {
+    const language = this.languageFor(file);
+    try {
+      const client = await this.clientFor(language, file, signal);
+      const progress = client.currentProgress;
+      return {
+        name: client.serverName,
+        capabilities: client.capabilities,
+        indexing: client.state === 'indexing',
+        progress: progress ? [progress.title, progress.message, progress.percent !== undefined ? `${progress.percent}%` : undefined].filter(Boolean).join(' ') : null,
+      };
     } catch (error) {
       throw this.toPlumbError(error, language);
     }

@@ -6,6 +6,9 @@ import { childrenOperation } from './children.js';
 import { counterpartOperation } from './counterpart.js';
 import { declarationOperation } from './declaration.js';
 import { getSymbolOperation } from './get-symbol.js';
+import { hierarchyOperation } from './hierarchy.js';
+import { implementationsOperation } from './implementations.js';
+import { inheritorsOperation } from './inheritors.js';
 import type { Operation } from './operation.js';
 import { outlineOperation } from './outline.js';
 import { membersOperation } from './members.js';
@@ -25,6 +28,9 @@ export const OPERATIONS: Operation[] = [
   declarationOperation,
   membersOperation,
   counterpartOperation,
+  inheritorsOperation,
+  hierarchyOperation,
+  implementationsOperation,
 ];
 
 export { defineOperation, endpointOf, type Operation } from './operation.js';

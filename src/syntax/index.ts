@@ -17,6 +17,7 @@
  */
 import { extname } from 'node:path';
 import type { ExtractedSymbol, LanguageId } from './types.js';
+import { aliasedBaseNames, importAliases } from './bases.js';
 import { extractFromTree } from './extract.js';
 import { loadParser } from './grammars.js';
 import { LANGUAGE_SPECS } from './languages/index.js';
@@ -35,6 +36,19 @@ const BY_EXTENSION: Record<string, LanguageId> = {
 };
 
 const PARSE_BUDGET_MS = 1500;
+
+/** Languages whose imports rename: a base written through an alias also names what it stands for (inheritors find it). */
+const ALIASING = new Set<LanguageId>(['python', 'typescript', 'tsx', 'javascript']);
+
+function addBaseAliases(language: LanguageId, source: string, symbols: ExtractedSymbol[]): void {
+  if (!symbols.some((symbol) => symbol.bases.length > 0)) return;
+  const aliases = importAliases(language, source);
+  if (aliases.size === 0) return;
+  for (const symbol of symbols) {
+    const names = aliasedBaseNames(aliases, symbol.bases);
+    if (names.length > 0) symbol.baseAliases = names;
+  }
+}
 const PARSE_BUDGET_PER_MB_MS = 5000;
 
 /** The language a file is parsed as, by extension (`.h` counts as C++); undefined when none. */
@@ -66,7 +80,9 @@ export async function extractSymbols(language: LanguageId, source: string): Prom
   }
   if (!tree) return [];
   try {
-    return extractFromTree(tree, spec, language, prepared, source);
+    const symbols = extractFromTree(tree, spec, language, prepared, source);
+    if (ALIASING.has(language)) addBaseAliases(language, source, symbols);
+    return symbols;
   } catch {
     return [];
   } finally {

@@ -39,5 +39,10 @@ export interface ExtractedSymbol {
   forwardDeclaration: boolean;
   /** Base types as written (`public AActor` → `AActor`; `extends Foo<T>` → `Foo<T>`). */
   bases: string[];
+  /**
+   * The imported names that bases written through an import alias stand for (`Base` for `class C(B)` after
+   * `from x import Base as B`); absent when none. Indexed for inheritors, not stored with the symbol.
+   */
+  baseAliases?: string[];
   language: LanguageId;
 }
