@@ -27,6 +27,11 @@ export interface LanguageDescriptor {
   settings?: unknown;
   /** Server processes for this language; requests go round-robin. */
   instances: number;
+  /**
+   * Variables added to the server's environment (plumb's own otherwise), given plumb's cache directory:
+   * gopls needs a writable GOPATH and GOCACHE even when HOME is not writable (root in a container, CI).
+   */
+  environment?: (context: { cacheDir: string; env: NodeJS.ProcessEnv }) => Record<string, string> | Promise<Record<string, string>>;
   /** The server needs compile_commands.json (src/lsp/compile-db.ts) passed as --compile-commands-dir. */
   compileDatabase: boolean;
   readiness: {

@@ -78,6 +78,8 @@ export interface LspClientOptions {
   languageIdOf(file: string): string;
   /** Seconds a 503 tells clients to wait after a crash. */
   retryAfterSeconds?: number;
+  /** The server's environment (default: plumb's own). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface RequestOptions {
@@ -166,7 +168,7 @@ export class LspClient {
     const { command, args, root } = this.options;
     let child: ChildProcess;
     try {
-      child = spawn(command.executable, [...command.prefixArgs, ...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+      child = spawn(command.executable, [...command.prefixArgs, ...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: this.options.env });
     } catch (error) {
       this.state = 'crashed';
       throw this.unavailable(`cannot be started: ${(error as Error).message}`, error);

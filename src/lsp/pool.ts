@@ -242,6 +242,7 @@ export class LspPool {
       logger: this.logger,
       languageIdOf: (file) => this.table.languageIdOf(language, file),
       retryAfterSeconds: Math.ceil(this.backoffMs(slot.crashes.length + 1) / 1000),
+      env: language.environment ? { ...process.env, ...(await language.environment({ cacheDir: this.cacheDir, env: process.env })) } : undefined,
     });
     if (slot.client) slot.restarts++;
     slot.client = client;

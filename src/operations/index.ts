@@ -9,6 +9,8 @@ import { outlineOperation } from './outline.js';
 import { listPackagesOperation, packageSymbolsOperation } from './packages.js';
 import { searchSymbolsOperation } from './search-symbols.js';
 import { healthOperation, statusOperation } from './status.js';
+import { usagesOperation } from './usages.js';
+import { resolveOperation } from './resolve.js';
 
 export const OPERATIONS: Operation[] = [
   searchSymbolsOperation,
@@ -19,6 +21,8 @@ export const OPERATIONS: Operation[] = [
   childrenOperation,
   statusOperation,
   healthOperation,
+  usagesOperation,
+  resolveOperation,
 ];
 
 export { defineOperation, endpointOf, type Operation } from './operation.js';
