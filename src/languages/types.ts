@@ -39,5 +39,11 @@ export interface LanguageDescriptor {
     openFileOnStart: boolean;
     /** Titles of $/progress work that means "indexing" (all progress counts when empty). */
     indexingProgressTitles: string[];
+    /**
+     * A window/logMessage the server sends once it has found its project's files (pyright: `Found 22 source
+     * files`). Until then it counts as indexing, and answers it gave meanwhile (references over the open files
+     * only) are asked again once it is loaded (LspPool.loaded).
+     */
+    loadedLogPattern?: RegExp;
   };
 }

@@ -67,7 +67,10 @@ export async function resolvePosition(services: Services, query: ResolveQuery, s
 /** textDocument/definition at the identifier, else textDocument/declaration; the first target, one in a workspace file preferred. */
 async function definitionOf(services: Services, file: WorkspaceFile, identifier: IdentifierAt, signal?: AbortSignal): Promise<Target | undefined> {
   const params = { textDocument: { uri: services.workspace.uriOf(file.absolute) }, position: toLspPosition(identifier) };
-  const definition = targetsOf(services, await services.lsp.request(file, DefinitionRequest.type, params, { signal }));
+  let definition = targetsOf(services, await services.lsp.request(file, DefinitionRequest.type, params, { signal }));
+  if (definition.length === 0 && (await services.lsp.waitLoaded(file, services.config.lsp.startTimeoutMs, signal))) {
+    definition = targetsOf(services, await services.lsp.request(file, DefinitionRequest.type, params, { signal }));
+  }
   if (definition.length > 0) return preferred(services, definition);
   const declaration = targetsOf(services, await services.lsp.request(file, DeclarationRequest.type, params, { signal }));
   return declaration.length > 0 ? preferred(services, declaration) : undefined;

@@ -56,9 +56,10 @@ export async function findUsages(services: Services, query: UsagesQuery, signal?
   const resolved = await resolveOne(services, query);
 
   const found = await semanticOrSyntactic(services, resolved, userOnly, signal);
+  const declared = await declarationSpots(services, resolved.symbol);
   const hits = found.hits
     .filter((hit) => !userOnly || !hit.external)
-    .filter((hit) => !isOwnPlace(hit, resolved.places));
+    .filter((hit) => !isOwnPlace(hit, resolved.places) && !declared.has(spot(hit.file, hit)));
   hits.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column));
   const unique = hits.filter((hit, i) => i === 0 || hit.file !== hits[i - 1].file || hit.line !== hits[i - 1].line || hit.column !== hits[i - 1].column);
   const page = unique.slice(offset, offset + limit);
@@ -104,11 +105,16 @@ async function semantic(services: Services, resolved: ResolvedSymbol, file: Work
   const { symbol } = resolved;
   // The status before the request: a server that finished indexing during it may have answered in full, or not.
   const partial = serverPartial(services, language.id);
-  const locations: Location[] | null = await services.lsp.request(file, ReferencesRequest.type, {
+  const ask = (): Promise<Location[] | null> => services.lsp.request(file, ReferencesRequest.type, {
     textDocument: { uri: services.workspace.uriOf(file.absolute) },
     position: toLspPosition(symbol.selectionRange.start),
-    context: { includeDeclaration: false },
+    // Declarations included: the TypeScript server and pyright count an import as one, and imports are usages.
+    // The symbol's own declarations and definitions, and any other declaration of the name, are dropped after.
+    context: { includeDeclaration: true },
   }, { signal });
+  let locations = await ask();
+  // A server that had not found its project's files yet answered for the open files only: ask again once it has.
+  if (await services.lsp.waitLoaded(file, services.config.lsp.startTimeoutMs, signal)) locations = await ask();
   const hits: Hit[] = [];
   let dropped = 0;
   const places = new Map<string, { stored: string; external: boolean } | undefined>();
@@ -191,6 +197,19 @@ function cancelled(): PlumbError {
 function fileOfSymbol(services: Services, symbol: StoredSymbol): WorkspaceFile | undefined {
   if (!path.isAbsolute(symbol.file)) return { absolute: path.join(services.workspace.root, symbol.file), relative: symbol.file };
   return services.index.placeOf(symbol.file) ? { absolute: symbol.file, relative: symbol.file } : undefined;
+}
+
+/**
+ * Where the index has a declaration of the symbol's name (any symbol so named): a reference the server
+ * gives there is a declaration (a redeclaration, a prototype, a Python field assigned in __init__), not a usage.
+ */
+async function declarationSpots(services: Services, symbol: StoredSymbol): Promise<Set<string>> {
+  const page = await services.index.reader.search({ name: symbol.name, tiers: ['exact'], offset: 0, limit: 2000, includeForwardDeclarations: true });
+  return new Set(page.results.map((hit) => spot(hit.symbol.file, hit.symbol.selectionRange.start)));
+}
+
+function spot(file: string, position: Position): string {
+  return `${file}\u0000${position.line}\u0000${position.column}`;
 }
 
 /** A hit on the name of one of the symbol's own declarations or definitions. */
