@@ -19,6 +19,7 @@ import type { WorkspaceFile } from '../workspace.js';
 import { checkPosition } from './document-symbols.js';
 import { elapsedMs } from './elapsed.js';
 import { fileContents } from './file-contents.js';
+import { sharedTrees } from '../syntax/usage-kind.js';
 import { findMatches, groupPlaces, type ResolvedSymbol } from './resolve-symbol.js';
 import { toIndexSymbol } from './search.js';
 import { checkContextLines, serverPartial, snippetAround } from './usages.js';
@@ -38,7 +39,9 @@ export async function resolvePosition(services: Services, query: ResolveQuery, s
   const position: Position = { line: query.line, column: query.column };
   checkPosition(source.split(/\r?\n/), position);
   const language = syntaxLanguageOf(file.absolute);
-  const identifier = language ? await identifierAt(language, source, position) : wordAt(source, position);
+  const identifier = language
+    ? await identifierAt(language, source, position, (parse) => sharedTrees.getOrParse(`${file.absolute}\u0000${fileContents.stamp(file.absolute)}`, parse))
+    : wordAt(source, position);
   if (!identifier) {
     throw new PlumbError('no_symbol_at_position', `No identifier at ${file.relative}:${position.line}:${position.column} (parameters 'line' and 'column'): point at a name`, {
       details: { file: file.relative, line: position.line, column: position.column },

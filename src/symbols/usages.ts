@@ -16,7 +16,7 @@ import { fromLspPosition, toLspPosition } from '../lsp/convert.js';
 import type { Services } from '../services.js';
 import { syntaxLanguageOf } from '../syntax/index.js';
 import { sameFamily, scanOccurrences } from '../syntax/identifiers.js';
-import { classifyPositions, TreeCache, type UsageKind } from '../syntax/usage-kind.js';
+import { classifyPositions, sharedTrees as trees, type UsageKind } from '../syntax/usage-kind.js';
 import type { WorkspaceFile } from '../workspace.js';
 import { elapsedMs } from './elapsed.js';
 import { listEnvelope } from './envelope.js';
@@ -45,7 +45,6 @@ interface Found {
 }
 
 const TEXT_MAX = 300;
-const trees = new TreeCache();
 
 export async function findUsages(services: Services, query: UsagesQuery, signal?: AbortSignal): Promise<UsagesResponse> {
   const started = performance.now();

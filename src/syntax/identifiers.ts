@@ -134,15 +134,16 @@ export interface IdentifierAt {
   column: number;
 }
 
-/** The name under a position, from the syntax tree: null where there is no identifier (whitespace, a keyword, a literal, a comment). */
-export async function identifierAt(language: LanguageId, source: string, position: Occurrence): Promise<IdentifierAt | null> {
-  const tree = await parseSource(language, source);
+/** The name under a position, from the syntax tree (`cached` hands out a tree its cache keeps): null where there is no identifier (whitespace, a keyword, a literal, a comment). */
+export async function identifierAt(language: LanguageId, source: string, position: Occurrence, cached?: (parse: () => Promise<Tree | null>) => Promise<Tree | null>): Promise<IdentifierAt | null> {
+  const tree = cached ? await cached(() => parseSource(language, source)) : await parseSource(language, source);
   if (!tree) return wordAt(source, position);
   try {
     const node = identifierNodeAt(tree, position);
     return node ? { name: node.text, line: node.startPosition.row + 1, column: node.startPosition.column + 1 } : null;
   } finally {
-    tree.delete();
+    // A cached tree belongs to its cache.
+    if (!cached) tree.delete();
   }
 }
 

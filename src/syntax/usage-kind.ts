@@ -135,13 +135,17 @@ export class TreeCache {
   constructor(private readonly capacity = 24) {}
 
   get(key: string, language: LanguageId, source: () => string): Promise<Tree | null> {
+    return this.getOrParse(key, () => parseSource(language, source()));
+  }
+
+  getOrParse(key: string, parse: () => Promise<Tree | null>): Promise<Tree | null> {
     let tree = this.trees.get(key);
     if (tree) {
       this.trees.delete(key);
       this.trees.set(key, tree);
       return tree;
     }
-    tree = parseSource(language, source());
+    tree = parse();
     this.trees.set(key, tree);
     while (this.trees.size > this.capacity) {
       const [oldest, evicted] = this.trees.entries().next().value as [string, Promise<Tree | null>];
@@ -152,3 +156,6 @@ export class TreeCache {
     return tree;
   }
 }
+
+/** One cache for the process: usages classify, resolve finds the name under a position, on the same files. */
+export const sharedTrees = new TreeCache();
