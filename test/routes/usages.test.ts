@@ -1,74 +1,12 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t, { type Test } from 'tap';
-import { ReferencesRequest } from 'vscode-languageserver-protocol';
-import type { PlumbApp } from '../../src/app.js';
 import { call, connectHttp, structured, textOf } from '../mcp/helpers.js';
-import { FLASK, GOOGLETEST, REPO, RXJS_SRC, getJson, googletestCompileDb, startApp, tempDir } from '../helpers.js';
-
-interface Usage { file: string; line: number; column: number; text: string; usageKind: string; enclosingSymbol: { name: string; kind: string; qualifiedName: string; id: string } | null; context?: { startLine: number; endLine: number; text: string }; external: boolean }
+import { FLASK, REPO, RXJS_SRC, getJson, startApp, tempDir } from '../helpers.js';
+import { compareWithServer, key, waitIndexed, type Usage } from './usages-helpers.js';
 
 const GO_STD = '/usr/share/go-1.19/src';
 const FIXTURES = path.join(REPO, 'test/fixtures/usages');
-
-async function waitIndexed(app: PlumbApp): Promise<void> {
-  for (let i = 0; i < 1200 && app.plumb.index.status().state !== 'ready'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-  if (app.plumb.index.status().state !== 'ready') throw new Error('index not ready in 120 s');
-}
-
-const key = (u: { file: string; line: number; column: number }): string => `${u.file}:${u.line}:${u.column}`;
-
-/** The server's own references at a position, as root-relative keys (files outside the root left out and counted). */
-async function serverReferences(app: PlumbApp, file: string, line: number, column: number, includeDeclaration: boolean): Promise<{ keys: Set<string>; outside: number }> {
-  const { workspace, lsp } = app.plumb;
-  const target = workspace.resolveFile('file', file);
-  const locations = await lsp.request(target, ReferencesRequest.type, {
-    textDocument: { uri: workspace.uriOf(target.absolute) },
-    position: { line: line - 1, character: column - 1 },
-    context: { includeDeclaration },
-  });
-  const keys = new Set<string>();
-  let outside = 0;
-  for (const location of locations ?? []) {
-    const absolute = workspace.pathOfUri(location.uri)!;
-    if (!workspace.contains(absolute)) {
-      outside++;
-      continue;
-    }
-    keys.add(`${workspace.relative(absolute)}:${location.range.start.line + 1}:${location.range.start.character + 1}`);
-  }
-  return { keys, outside };
-}
-
-/**
- * plumb's usages against the server's references from the symbol's name: everything the server gives
- * without declarations is there; nothing is there that the server does not give with them; what comes
- * only with declarations is an import (the TypeScript server and pyright count imports as declarations).
- */
-async function compareWithServer(t: Test, app: PlumbApp, query: string, minimum: number): Promise<Usage[]> {
-  const answer = await getJson(app, `/symbols/usages?${query}&limit=1000`);
-  t.equal(answer.status, 200, query);
-  t.equal(answer.body.precision, 'semantic');
-  t.equal(answer.body.source, 'lsp');
-  const symbol = answer.body.symbol;
-  const usages: Usage[] = answer.body.results;
-  t.ok(usages.length >= minimum, `${symbol.name}: ${usages.length} usages (at least ${minimum})`);
-  t.equal(answer.body.totalMatches, usages.length);
-  t.equal(answer.body.truncated, false);
-  const withoutDeclarations = await serverReferences(app, symbol.file, symbol.line, symbol.column, false);
-  const withDeclarations = await serverReferences(app, symbol.file, symbol.line, symbol.column, true);
-  const ours = new Set(usages.map(key));
-  const missing = [...withoutDeclarations.keys].filter((k) => !ours.has(k));
-  t.same(missing, [], 'every reference the server gives without declarations is a usage');
-  const extra = usages.filter((u) => !withDeclarations.keys.has(key(u)));
-  t.same(extra.map(key), [], 'no usage the server does not give');
-  const onlyWithDeclarations = usages.filter((u) => !withoutDeclarations.keys.has(key(u)));
-  t.ok(onlyWithDeclarations.every((u) => u.usageKind === 'import'), `what only comes with declarations is an import: ${onlyWithDeclarations.map((u) => `${key(u)} ${u.usageKind}`).join(', ')}`);
-  t.notOk(usages.some((u) => u.file === symbol.file && u.line === symbol.line && u.column === symbol.column), 'the symbol\'s own definition is no usage');
-  const sorted = [...usages].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column));
-  t.same(usages.map(key), sorted.map(key), 'ordered by file, then line');
-  return usages;
-}
 
 t.test('TypeScript (rxjs): usages match the server, kinds, enclosing symbols, paging, context, markdown, MCP', async (t) => {
   const app = await startApp(t, RXJS_SRC);
@@ -149,37 +87,6 @@ t.test('Go (a copy of bufio with its own go.mod): usages match gopls', async (t)
   const reader = await getJson(app, '/symbols/usages?symbol=Reader&kind=struct&limit=1000');
   t.equal(reader.status, 200);
   t.ok(reader.body.results.some((u: Usage) => u.usageKind === 'type' && /\*Reader/.test(u.text)), 'a type reference (*Reader)');
-});
-
-t.test('C++ (googletest, cmake compile database): partial while clangd indexes, then usages match clangd', async (t) => {
-  const build = googletestCompileDb(t);
-  const app = await startApp(t, GOOGLETEST, { compileDatabase: { directory: build }, lsp: { requestTimeoutMs: 60000 } });
-  await waitIndexed(app);
-  const query = '/symbols/usages?symbol=FormatFileLocation&kind=function&limit=1000';
-  const clangd = (): string | undefined => app.plumb.lsp.status().find((s) => s.language === 'cpp')?.state;
-  const first = await getJson(app, query);
-  t.equal(first.status, 200);
-  // Right after clangd starts, its background index runs; an answer given while the pool says so is partial.
-  const before = clangd();
-  const during = await getJson(app, query);
-  const after = clangd();
-  t.equal(during.status, 200);
-  if (before === 'indexing' && after === 'indexing') {
-    t.equal(during.body.partial, true, 'partial while clangd indexes');
-    t.match(during.body.reason, /cpp language server is still indexing/);
-  } else {
-    t.comment(`clangd was ${before} → ${after} around the second request: the partial state was not observable`);
-  }
-  for (let i = 0; i < 1200 && clangd() === 'indexing'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-  t.equal(clangd(), 'ready', 'clangd finished indexing');
-  const usages = await compareWithServer(t, app, 'symbol=FormatFileLocation&kind=function', 8);
-  const ready = await getJson(app, query);
-  t.notOk(ready.body.partial, 'no partial once clangd is ready');
-  t.notOk(ready.body.reason);
-  t.ok(usages.some((u) => u.file === 'googletest/src/gtest.cc' && u.usageKind === 'call'), 'calls in gtest.cc');
-  t.ok(usages.every((u) => u.file !== 'googletest/src/gtest-port.cc' || u.line !== 979), 'the definition is no usage');
-  const inGtest = usages.find((u) => u.file === 'googletest/src/gtest.cc')!;
-  t.ok(inGtest.enclosingSymbol, 'an enclosing symbol from the index');
 });
 
 t.test('usages in files the workspace ignores are dropped (build output, .gitignore)', async (t) => {
