@@ -15,10 +15,11 @@ for arg in "$@"; do
   esac
 done
 
-# System packages: clangd for C/C++. Go is optional (apt-get install gopls golang-go): plumb
-# serves the other languages without it and answers Go requests with a 503 naming the install.
+# System packages: clangd for C/C++, gopls and the go command it runs for Go.
 packages=()
 command -v clangd-19 >/dev/null 2>&1 || command -v clangd >/dev/null 2>&1 || packages+=(clangd-19)
+command -v gopls >/dev/null 2>&1 || packages+=(gopls)
+command -v go >/dev/null 2>&1 || packages+=(golang-go)
 if [ "$with_tests" = 1 ]; then
   [ -f /usr/src/googletest/CMakeLists.txt ] || packages+=(googletest)
   [ -d /usr/lib/python3/dist-packages/flask ] || packages+=(python3-flask)

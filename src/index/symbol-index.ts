@@ -15,6 +15,7 @@ import { moduleOf, packageDirectoryCheck, type PackageDirectoryCheck } from './m
 import { RootFilter, storedPath, walkRoot, walkRoots, type IndexRoot, type WalkedFile, type WalkResult } from './walker.js';
 import { DirectoryWatcher } from './watcher.js';
 import { isInside } from '../workspace.js';
+import { syntaxLanguageOf } from '../syntax/index.js';
 
 export interface IndexProgress {
   state: 'building' | 'ready';
@@ -140,6 +141,24 @@ export class SymbolIndex {
     await this.writing.catch(() => undefined);
     await this.building?.catch(() => undefined);
     await this.store.close();
+  }
+
+  /**
+   * Where a file named from outside the index (a language server's reference) belongs: its stored path and
+   * whether it is external; undefined when no root holds it or the root's rules leave it out (dependencies,
+   * build output, dot directories, .gitignore, config exclude). A file of a language the index does not parse
+   * counts when its directory is walked.
+   */
+  placeOf(absolute: string): { stored: string; external: boolean } | undefined {
+    if (this.filters.length === 0) {
+      // Before the first walk: the workspace root holds it or nothing does.
+      return isInside(absolute, this.options.root) ? { stored: storedPath({ path: this.options.root, external: false }, absolute), external: false } : undefined;
+    }
+    // The innermost root first: an extra root may lie inside the workspace.
+    const filter = [...this.filters].sort((a, b) => b.root.path.length - a.root.path.length).find((f) => isInside(absolute, f.root.path));
+    if (!filter) return undefined;
+    const accepted = filter.acceptsPath(absolute) !== undefined || (syntaxLanguageOf(absolute) === undefined && filter.acceptsDirectoryChain(path.dirname(absolute)));
+    return accepted ? { stored: storedPath(filter.root, absolute), external: filter.root.external } : undefined;
   }
 
   /** Re-indexes changed paths (files, or directories created or deleted); used by the watcher and tests. */

@@ -21,5 +21,5 @@ export const python: LanguageDescriptor = {
   },
   instances: 1,
   compileDatabase: false,
-  readiness: { openFileOnStart: false, indexingProgressTitles: [] },
+  readiness: { openFileOnStart: false, indexingProgressTitles: [], loadedLogPattern: /^Found \d+ source files?/ },
 };

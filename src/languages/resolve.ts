@@ -32,6 +32,7 @@ export function resolveLanguages(overrides: PlumbConfig['languages'], builtins: 
       settings: override.settings ?? base?.settings,
       instances: override.instances ?? base?.instances ?? 1,
       compileDatabase: base?.compileDatabase ?? false,
+      environment: base?.environment,
       readiness: base?.readiness ?? { openFileOnStart: true, indexingProgressTitles: [] },
     });
   }

@@ -27,6 +27,11 @@ export interface LanguageDescriptor {
   settings?: unknown;
   /** Server processes for this language; requests go round-robin. */
   instances: number;
+  /**
+   * Variables added to the server's environment (plumb's own otherwise), given plumb's cache directory:
+   * gopls needs a writable GOPATH and GOCACHE even when HOME is not writable (root in a container, CI).
+   */
+  environment?: (context: { cacheDir: string; env: NodeJS.ProcessEnv }) => Record<string, string> | Promise<Record<string, string>>;
   /** The server needs compile_commands.json (src/lsp/compile-db.ts) passed as --compile-commands-dir. */
   compileDatabase: boolean;
   readiness: {
@@ -34,5 +39,11 @@ export interface LanguageDescriptor {
     openFileOnStart: boolean;
     /** Titles of $/progress work that means "indexing" (all progress counts when empty). */
     indexingProgressTitles: string[];
+    /**
+     * A window/logMessage the server sends once it has found its project's files (pyright: `Found 22 source
+     * files`). Until then it counts as indexing, and answers it gave meanwhile (references over the open files
+     * only) are asked again once it is loaded (LspPool.loaded).
+     */
+    loadedLogPattern?: RegExp;
   };
 }

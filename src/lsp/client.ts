@@ -78,6 +78,8 @@ export interface LspClientOptions {
   languageIdOf(file: string): string;
   /** Seconds a 503 tells clients to wait after a crash. */
   retryAfterSeconds?: number;
+  /** The server's environment (default: plumb's own). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface RequestOptions {
@@ -108,6 +110,8 @@ function track(child: ChildProcess): void {
 }
 
 const SHUTDOWN_WAIT_MS = 1500;
+/** The progress entry standing for a project still loading (readiness.loadedLogPattern). */
+const LOADING_TOKEN = '$plumb/loading';
 const LOST_GRACE_MS = 200;
 const STDERR_TAIL = 2000;
 
@@ -130,6 +134,8 @@ export class LspClient {
   private exited: Promise<void> = Promise.resolve();
   private stderrTail = '';
   private readonly progress = new Map<string | number, ServerProgress>();
+  /** Until the server says it found its project's files (readiness.loadedLogPattern). */
+  private loading: { promise: Promise<void>; resolve: () => void } | undefined;
   /** Open documents in least-recently-used order (Map keeps insertion order; a use re-inserts). */
   private readonly documents = new Map<string, OpenDocument>();
   /** Per-document chain so concurrent requests on one file open it once. */
@@ -143,6 +149,23 @@ export class LspClient {
   constructor(private readonly options: LspClientOptions) {
     this.commandLine = [options.command.executable, ...options.command.prefixArgs, ...options.args].join(' ');
     this.serverName = `${options.language.name} server (${path.basename(options.command.prefixArgs[0] ?? options.command.executable)})`;
+  }
+
+  /** Resolves once the server has loaded its project (see readiness.loadedLogPattern); at once for servers without one. */
+  get loaded(): Promise<void> {
+    return this.loading?.promise ?? Promise.resolve();
+  }
+
+  get isLoading(): boolean {
+    return this.loading !== undefined;
+  }
+
+  private markLoaded(): void {
+    const loading = this.loading;
+    this.loading = undefined;
+    this.progress.delete(LOADING_TOKEN);
+    if (this.running) this.state = this.progress.size > 0 ? 'indexing' : 'ready';
+    loading?.resolve();
   }
 
   get running(): boolean {
@@ -163,10 +186,18 @@ export class LspClient {
   async start(): Promise<void> {
     this.state = 'starting';
     this.stopping = false;
+    if (this.options.language.readiness.loadedLogPattern) {
+      let resolve: () => void = () => {};
+      const promise = new Promise<void>((done) => {
+        resolve = done;
+      });
+      this.loading = { promise, resolve };
+      this.progress.set(LOADING_TOKEN, { title: 'Loading the project', message: 'finding its source files' });
+    }
     const { command, args, root } = this.options;
     let child: ChildProcess;
     try {
-      child = spawn(command.executable, [...command.prefixArgs, ...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+      child = spawn(command.executable, [...command.prefixArgs, ...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: this.options.env });
     } catch (error) {
       this.state = 'crashed';
       throw this.unavailable(`cannot be started: ${(error as Error).message}`, error);
@@ -422,6 +453,8 @@ export class LspClient {
     this.connection = undefined;
     this.documents.clear();
     this.progress.clear();
+    this.loading?.resolve();
+    this.loading = undefined;
     if (crashed) {
       this.lastError = `${reason}${stderr ? `: ${stderr}` : ''}`;
       this.state = 'crashed';
@@ -474,7 +507,10 @@ export class LspClient {
     for (const refresh of [SemanticTokensRefreshRequest.type, CodeLensRefreshRequest.type, InlayHintRefreshRequest.type, InlineValueRefreshRequest.type, DiagnosticRefreshRequest.type]) {
       connection.onRequest(refresh, () => undefined);
     }
-    connection.onNotification(LogMessageNotification.type, (params) => this.options.logger.debug({ language: this.options.language.id, message: params.message }, 'language server log'));
+    connection.onNotification(LogMessageNotification.type, (params) => {
+      this.options.logger.debug({ language: this.options.language.id, message: params.message }, 'language server log');
+      if (this.loading && this.options.language.readiness.loadedLogPattern?.test(params.message)) this.markLoaded();
+    });
   }
 
   private updateProgress(token: string | number, value: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd): void {

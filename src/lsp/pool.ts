@@ -141,6 +141,26 @@ export class LspPool {
     }
   }
 
+  /**
+   * Whether a file's server was still loading its project (pyright before it found its files), waiting up to
+   * `timeoutMs` for it to finish: an answer given meanwhile covers only the open files and is worth asking again.
+   */
+  async waitLoaded(file: WorkspaceFile, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    const language = this.table.forPath(file.absolute);
+    const loading = (this.slots.get(language?.id ?? '') ?? []).map((slot) => slot.client).filter((client) => client?.running && client.isLoading);
+    if (loading.length === 0) return false;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(loading.map((client) => client!.loaded)),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+        signal?.addEventListener('abort', () => resolve(), { once: true });
+      }),
+    ]);
+    clearTimeout(timer);
+    return true;
+  }
+
   /** Starts a language's servers ahead of need (e.g. at serve time); failures are logged, not thrown. */
   async warm(languageId: string): Promise<void> {
     for (const slot of this.slots.get(languageId) ?? []) {
@@ -262,6 +282,7 @@ export class LspPool {
       logger: this.logger,
       languageIdOf: (file) => this.table.languageIdOf(language, file),
       retryAfterSeconds: Math.ceil(this.backoffMs(slot.crashes.length + 1) / 1000),
+      env: language.environment ? { ...process.env, ...(await language.environment({ cacheDir: this.cacheDir, env: process.env })) } : undefined,
     });
     if (slot.client) slot.restarts++;
     slot.client = client;

@@ -15,6 +15,8 @@ import { membersOperation } from './members.js';
 import { listPackagesOperation, packageSymbolsOperation } from './packages.js';
 import { searchSymbolsOperation } from './search-symbols.js';
 import { healthOperation, statusOperation } from './status.js';
+import { usagesOperation } from './usages.js';
+import { resolveOperation } from './resolve.js';
 
 export const OPERATIONS: Operation[] = [
   searchSymbolsOperation,
@@ -31,6 +33,8 @@ export const OPERATIONS: Operation[] = [
   inheritorsOperation,
   hierarchyOperation,
   implementationsOperation,
+  usagesOperation,
+  resolveOperation,
 ];
 
 export { defineOperation, endpointOf, type Operation } from './operation.js';

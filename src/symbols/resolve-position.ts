@@ -1,0 +1,184 @@
+/**
+ * GET /symbols/resolve (resolve_position): what the name at file:line:column refers to, as Ctrl+Click.
+ * textDocument/definition, else textDocument/declaration, mapped to the index symbol whose name the
+ * target is, answered with its places and their code. Where no server serves the language or it
+ * fails, the index by the name under the position: same file first, then same package, then same
+ * language (`source: "index"`).
+ */
+import path from 'node:path';
+import { DeclarationRequest, DefinitionRequest, type Declaration, type DeclarationLink, type Definition, type DefinitionLink, type Location, type LocationLink } from 'vscode-languageserver-protocol';
+import type { Position, Range } from '../../schemas/common.js';
+import { RESOLVE_CONTEXT_DEFAULT, RESOLVE_CONTEXT_MAX, type Place, type ResolveQuery, type ResolveResponse } from '../../schemas/usages.js';
+import { PlumbError } from '../errors.js';
+import type { StoredSymbol } from '../index/store.js';
+import { fromLspRange, toLspPosition } from '../lsp/convert.js';
+import type { Services } from '../services.js';
+import { syntaxLanguageOf } from '../syntax/index.js';
+import { identifierAt, sameFamily, wordAt, type IdentifierAt } from '../syntax/identifiers.js';
+import type { WorkspaceFile } from '../workspace.js';
+import { checkPosition } from './document-symbols.js';
+import { elapsedMs } from './elapsed.js';
+import { fileContents } from './file-contents.js';
+import { sharedTrees } from '../syntax/usage-kind.js';
+import { findMatches, groupPlaces, type ResolvedSymbol } from './resolve-symbol.js';
+import { toIndexSymbol } from './search.js';
+import { checkContextLines, serverPartial, snippetAround } from './usages.js';
+
+const TEXT_MAX = 300;
+
+interface Target {
+  absolute: string;
+  range: Range;
+}
+
+export async function resolvePosition(services: Services, query: ResolveQuery, signal?: AbortSignal): Promise<ResolveResponse> {
+  const started = performance.now();
+  const contextLines = checkContextLines(query.context_lines, RESOLVE_CONTEXT_MAX, RESOLVE_CONTEXT_DEFAULT);
+  const file = services.workspace.resolveFile('file', query.file);
+  const source = (await fileContents.text(file.absolute)) ?? '';
+  const position: Position = { line: query.line, column: query.column };
+  checkPosition(source.split(/\r?\n/), position);
+  const language = syntaxLanguageOf(file.absolute);
+  const identifier = language
+    ? await identifierAt(language, source, position, (parse) => sharedTrees.getOrParse(`${file.absolute}\u0000${fileContents.stamp(file.absolute)}`, parse))
+    : wordAt(source, position);
+  if (!identifier) {
+    throw new PlumbError('no_symbol_at_position', `No identifier at ${file.relative}:${position.line}:${position.column} (parameters 'line' and 'column'): point at a name`, {
+      details: { file: file.relative, line: position.line, column: position.column },
+    });
+  }
+
+  let reason: string;
+  let languageId: string | undefined;
+  try {
+    languageId = services.lsp.languageFor(file).id;
+    const target = await definitionOf(services, file, identifier, signal);
+    if (target) {
+      const answer = await fromTarget(services, target, contextLines);
+      const partial = serverPartial(services, languageId);
+      return { identifier, ...answer, source: 'lsp', ...(partial ? { partial: true, reason: partial.reason } : {}), elapsedMs: elapsedMs(started) };
+    }
+    reason = `the ${languageId} language server found no definition or declaration of '${identifier.name}'`;
+  } catch (error) {
+    if (!(error instanceof PlumbError) || !['server_unavailable', 'unsupported_language', 'invalid_parameter'].includes(error.code)) throw error;
+    reason = error.code === 'unsupported_language' ? `no language server serves ${language ?? path.extname(file.relative)} files` : error.message;
+  }
+  const answer = await fromIndex(services, file, identifier, contextLines);
+  return { identifier, ...answer, source: 'index', reason: `Resolved by name from the index: ${reason}`, elapsedMs: elapsedMs(started) };
+}
+
+/** textDocument/definition at the identifier, else textDocument/declaration; the first target, one in a workspace file preferred. */
+async function definitionOf(services: Services, file: WorkspaceFile, identifier: IdentifierAt, signal?: AbortSignal): Promise<Target | undefined> {
+  const params = { textDocument: { uri: services.workspace.uriOf(file.absolute) }, position: toLspPosition(identifier) };
+  let definition = targetsOf(services, await services.lsp.request(file, DefinitionRequest.type, params, { signal }));
+  if (definition.length === 0 && (await services.lsp.waitLoaded(file, services.config.lsp.startTimeoutMs, signal))) {
+    definition = targetsOf(services, await services.lsp.request(file, DefinitionRequest.type, params, { signal }));
+  }
+  if (definition.length > 0) return preferred(services, definition);
+  const declaration = targetsOf(services, await services.lsp.request(file, DeclarationRequest.type, params, { signal }));
+  return declaration.length > 0 ? preferred(services, declaration) : undefined;
+}
+
+function targetsOf(services: Services, answer: Definition | DefinitionLink[] | Declaration | DeclarationLink[] | null): Target[] {
+  if (!answer) return [];
+  const list: Array<Location | LocationLink> = Array.isArray(answer) ? answer : [answer];
+  const targets: Target[] = [];
+  for (const item of list) {
+    const uri = 'targetUri' in item ? item.targetUri : item.uri;
+    const absolute = services.workspace.pathOfUri(uri);
+    if (!absolute) continue;
+    targets.push({ absolute, range: fromLspRange('targetUri' in item ? item.targetSelectionRange : item.range) });
+  }
+  return targets;
+}
+
+function preferred(services: Services, targets: Target[]): Target {
+  return targets.find((target) => services.index.placeOf(target.absolute)) ?? targets[0];
+}
+
+/** The index symbol named at the target, with every place of it; the target alone when the index holds no symbol there. */
+async function fromTarget(services: Services, target: Target, contextLines: number): Promise<Omit<ResolveResponse, 'identifier' | 'source' | 'elapsedMs'>> {
+  const place = services.index.placeOf(target.absolute);
+  const start = target.range.start;
+  // A file outside the workspace and its extra roots (a system header, the TypeScript lib) is named, never read.
+  const lineText = place ? await lineOf(target.absolute, start.line) : '';
+  const shown = {
+    file: place ? place.stored : target.absolute,
+    line: start.line,
+    column: start.column,
+    text: lineText,
+    external: !place || place.external,
+  };
+  if (!place) return { symbol: null, places: [], target: shown };
+  const symbols = await services.index.reader.symbolsInFile(place.stored);
+  const symbol = symbolNamedAt(symbols, start);
+  if (!symbol) return { symbol: null, places: [], target: shown };
+  const resolved = await placesOf(services, symbol);
+  return { symbol: toIndexSymbol(resolved.symbol), places: await withSnippets(services, resolved.places, contextLines), target: shown };
+}
+
+/** The symbol whose name (selectionRange) holds the position; else one whose name starts on that line. */
+function symbolNamedAt(symbols: StoredSymbol[], position: Position): StoredSymbol | undefined {
+  const named = symbols.filter((s) => comparePositions(s.selectionRange.start, position) <= 0 && comparePositions(position, s.selectionRange.end) <= 0);
+  if (named.length > 0) return named[named.length - 1];
+  return symbols.find((s) => s.selectionRange.start.line === position.line);
+}
+
+/** Every place of one symbol: its declarations and definitions grouped as resolveOne groups them. */
+async function placesOf(services: Services, symbol: StoredSymbol): Promise<ResolvedSymbol> {
+  try {
+    const matches = await findMatches(services, { symbol: symbol.qualifiedName, language: symbol.language, kind: symbol.kind });
+    const group = groupPlaces(matches.symbols).find((g) => g.places.some((p) => p.id === symbol.id));
+    if (group) return group;
+  } catch {
+    // A qualified name the search does not take back: the symbol alone.
+  }
+  return { symbol, places: [symbol] };
+}
+
+/** The index by name: same file, then same package, then same language, then the rest. */
+async function fromIndex(services: Services, file: WorkspaceFile, identifier: IdentifierAt, contextLines: number): Promise<Omit<ResolveResponse, 'identifier' | 'source' | 'elapsedMs'>> {
+  const matches = await findMatches(services, { symbol: identifier.name });
+  const groups = groupPlaces(matches.symbols);
+  if (groups.length === 0) {
+    throw new PlumbError('symbol_not_found', `Symbol '${identifier.name}' not found in the index (a local or a parameter is not indexed)`, { details: { symbol: identifier.name } });
+  }
+  const here = (await services.index.reader.symbolsInFile(file.relative))[0];
+  const language = syntaxLanguageOf(file.absolute);
+  const rank = (group: ResolvedSymbol): number => {
+    const places = group.places;
+    if (places.some((p) => p.file === file.relative)) return 0;
+    if (here && places.some((p) => p.package === here.package)) return 1;
+    if (language && places.some((p) => sameFamily(p.language, language))) return 2;
+    return 3;
+  };
+  const best = [...groups].sort((a, b) => rank(a) - rank(b))[0];
+  return {
+    symbol: toIndexSymbol(best.symbol),
+    places: await withSnippets(services, best.places, contextLines),
+    target: null,
+    candidates: groups.length,
+  };
+}
+
+async function withSnippets(services: Services, places: StoredSymbol[], contextLines: number): Promise<Place[]> {
+  return Promise.all(places.map(async (place) => {
+    const absolute = path.isAbsolute(place.file) ? place.file : path.join(services.workspace.root, place.file);
+    const lines = (await fileContents.text(absolute))?.split(/\r?\n/) ?? [];
+    return {
+      ...toIndexSymbol(place),
+      context: place.definition ? 'definition' as const : 'declaration' as const,
+      snippet: snippetAround(lines, place.line, contextLines),
+    };
+  }));
+}
+
+async function lineOf(absolute: string, line: number): Promise<string> {
+  const text = (await fileContents.text(absolute))?.split(/\r?\n/)[line - 1] ?? '';
+  const trimmed = text.trim();
+  return trimmed.length > TEXT_MAX ? `${trimmed.slice(0, TEXT_MAX)}…` : trimmed;
+}
+
+function comparePositions(a: Position, b: Position): number {
+  return a.line - b.line || a.column - b.column;
+}

@@ -1,0 +1,299 @@
+/**
+ * GET /symbols/usages (find_usages): every reference to one symbol. Semantic where a language server
+ * serves the symbol's language (textDocument/references from its definition's name, its own
+ * declarations and definitions left out); syntactic otherwise, or when the server is missing or fails:
+ * every identifier token with the symbol's name in the indexed files of its language family. Files the
+ * workspace ignores are dropped; each answered usage gets its line, enclosing symbol and usage kind.
+ */
+import path from 'node:path';
+import { ReferencesRequest, type Location } from 'vscode-languageserver-protocol';
+import type { Position } from '../../schemas/common.js';
+import { CONTEXT_LINES_MAX, USAGES_LIMIT_DEFAULT, USAGES_LIMIT_MAX, type Snippet, type Usage, type UsagesQuery, type UsagesResponse } from '../../schemas/usages.js';
+import { invalidParameter, PlumbError } from '../errors.js';
+import type { StoredSymbol } from '../index/store.js';
+import type { LanguageId } from '../syntax/types.js';
+import { fromLspPosition, toLspPosition } from '../lsp/convert.js';
+import type { Services } from '../services.js';
+import { syntaxLanguageOf } from '../syntax/index.js';
+import { sameFamily, scanOccurrences } from '../syntax/identifiers.js';
+import { classifyPositions, sharedTrees as trees, type UsageKind } from '../syntax/usage-kind.js';
+import type { WorkspaceFile } from '../workspace.js';
+import { elapsedMs } from './elapsed.js';
+import { listEnvelope } from './envelope.js';
+import { decode, fileContents } from './file-contents.js';
+import { resolveOne, type ResolvedSymbol } from './resolve-symbol.js';
+import { checkLimit, toIndexSymbol } from './search.js';
+
+/** A reference before it is answered: where it is. */
+interface Hit {
+  /** Stored path (root-relative, or absolute under an extra root). */
+  file: string;
+  absolute: string;
+  external: boolean;
+  line: number;
+  column: number;
+}
+
+interface Found {
+  hits: Hit[];
+  source: 'lsp' | 'index';
+  precision: 'semantic' | 'syntactic';
+  reason?: string;
+  partial?: { reason: string };
+  filesScanned?: number;
+  droppedIgnored: number;
+}
+
+const TEXT_MAX = 300;
+
+export async function findUsages(services: Services, query: UsagesQuery, signal?: AbortSignal): Promise<UsagesResponse> {
+  const started = performance.now();
+  const limit = checkLimit(query.limit, USAGES_LIMIT_MAX, USAGES_LIMIT_DEFAULT);
+  const offset = checkOffset(query.offset);
+  const contextLines = checkContextLines(query.context_lines, CONTEXT_LINES_MAX, 0);
+  const userOnly = query.scope === 'user';
+  const resolved = await resolveOne(services, query);
+
+  const found = await semanticOrSyntactic(services, resolved, userOnly, signal);
+  const declared = await declarationSpots(services, resolved.symbol);
+  const hits = found.hits
+    .filter((hit) => !userOnly || !hit.external)
+    .filter((hit) => !isOwnPlace(hit, resolved.places) && !declared.has(spot(hit.file, hit)));
+  hits.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column));
+  const unique = hits.filter((hit, i) => i === 0 || hit.file !== hits[i - 1].file || hit.line !== hits[i - 1].line || hit.column !== hits[i - 1].column);
+  const page = unique.slice(offset, offset + limit);
+  const results = await describe(services, page, contextLines);
+
+  const envelope = listEnvelope({ limit, offset, totalMatches: unique.length, returned: results.length }, services);
+  const reasons = [found.partial?.reason, envelope.reason, found.reason].filter((r): r is string => !!r);
+  return {
+    symbol: toIndexSymbol(resolved.symbol),
+    results,
+    ...envelope,
+    ...(found.partial || envelope.partial ? { partial: true as const } : {}),
+    ...(reasons.length > 0 ? { reason: reasons.join('. ') } : {}),
+    source: found.source,
+    precision: found.precision,
+    ...(found.filesScanned !== undefined ? { filesScanned: found.filesScanned } : {}),
+    droppedIgnored: found.droppedIgnored,
+    elapsedMs: elapsedMs(started),
+  };
+}
+
+/** The server's references when one serves the language and answers; identifier matches otherwise. */
+async function semanticOrSyntactic(services: Services, resolved: ResolvedSymbol, userOnly: boolean, signal?: AbortSignal): Promise<Found> {
+  const { symbol } = resolved;
+  const file = fileOfSymbol(services, symbol);
+  let fallback: string;
+  if (!file) {
+    fallback = `${symbol.file} lies outside the workspace and every extra root`;
+  } else {
+    try {
+      services.lsp.languageFor(file);
+      return await semantic(services, resolved, file, signal);
+    } catch (error) {
+      if (!(error instanceof PlumbError) || !['server_unavailable', 'unsupported_language', 'invalid_parameter'].includes(error.code)) throw error;
+      fallback = error.code === 'unsupported_language' ? `no language server serves ${symbol.language}` : error.message;
+    }
+  }
+  return syntactic(services, symbol, userOnly, `identifier matches of '${symbol.name}' (not in comments or strings), since ${fallback}: other symbols with the same name are included`, signal);
+}
+
+async function semantic(services: Services, resolved: ResolvedSymbol, file: WorkspaceFile, signal?: AbortSignal): Promise<Found> {
+  const language = services.lsp.languageFor(file);
+  const { symbol } = resolved;
+  // The status before the request: a server that finished indexing during it may have answered in full, or not.
+  const partial = serverPartial(services, language.id);
+  const ask = (): Promise<Location[] | null> => services.lsp.request(file, ReferencesRequest.type, {
+    textDocument: { uri: services.workspace.uriOf(file.absolute) },
+    position: toLspPosition(symbol.selectionRange.start),
+    // Declarations included: the TypeScript server and pyright count an import as one, and imports are usages.
+    // The symbol's own declarations and definitions, and any other declaration of the name, are dropped after.
+    context: { includeDeclaration: true },
+  }, { signal });
+  let locations = await ask();
+  // A server that had not found its project's files yet answered for the open files only: ask again once it has.
+  if (await services.lsp.waitLoaded(file, services.config.lsp.startTimeoutMs, signal)) locations = await ask();
+  const hits: Hit[] = [];
+  let dropped = 0;
+  const places = new Map<string, { stored: string; external: boolean } | undefined>();
+  for (const location of locations ?? []) {
+    const absolute = services.workspace.pathOfUri(location.uri);
+    if (!absolute) {
+      dropped++;
+      continue;
+    }
+    if (!places.has(absolute)) places.set(absolute, services.index.placeOf(absolute));
+    const place = places.get(absolute);
+    if (!place) {
+      dropped++;
+      continue;
+    }
+    const start = fromLspPosition(location.range.start);
+    hits.push({ file: place.stored, absolute, external: place.external, line: start.line, column: start.column });
+  }
+  const after = serverPartial(services, language.id);
+  return { hits, source: 'lsp', precision: 'semantic', partial: partial ?? after, droppedIgnored: dropped };
+}
+
+/** partial with the server's progress while it indexes (clangd's background index, a project loading). */
+export function serverPartial(services: Services, languageId: string): { reason: string } | undefined {
+  const indexing = services.lsp.status().find((server) => server.language === languageId && server.state === 'indexing');
+  if (!indexing) return undefined;
+  const progress = indexing.progress;
+  const detail = progress ? [progress.title, progress.message, progress.percent !== undefined ? `${progress.percent}%` : undefined].filter(Boolean).join(', ') : '';
+  return { reason: `The ${languageId} language server is still indexing${detail ? ` (${detail})` : ''}; references may be missing until it is done` };
+}
+
+/** Concurrent reads of files not yet in memory. */
+const READ_CONCURRENCY = 16;
+
+/** Identifier tokens equal to the symbol's name in every indexed file of its language family. */
+async function syntactic(services: Services, symbol: StoredSymbol, userOnly: boolean, reason: string, signal?: AbortSignal): Promise<Found> {
+  const root = services.workspace.root;
+  const files = (await services.index.reader.indexedFiles()).filter((stored) => {
+    const language = syntaxLanguageOf(stored);
+    return language !== undefined && sameFamily(language, symbol.language) && (!userOnly || !path.isAbsolute(stored));
+  });
+  const needle = Buffer.from(symbol.name, 'utf8');
+  const hits: Hit[] = [];
+  const scan = (stored: string, absolute: string, bytes: Buffer | undefined): void => {
+    if (!bytes || bytes.indexOf(needle) < 0) return;
+    const language = syntaxLanguageOf(stored)!;
+    const external = path.isAbsolute(stored);
+    for (const occurrence of scanOccurrences(language, decode(bytes), symbol.name)) hits.push({ file: stored, absolute, external, ...occurrence });
+  };
+  const misses: Array<{ stored: string; absolute: string }> = [];
+  for (let i = 0; i < files.length; i++) {
+    const stored = files[i];
+    const absolute = path.isAbsolute(stored) ? stored : path.join(root, stored);
+    const bytes = fileContents.cached(absolute);
+    if (bytes) scan(stored, absolute, bytes);
+    else misses.push({ stored, absolute });
+    // Stats and scans are synchronous: let other requests in now and then.
+    if (i % 1000 === 999) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (signal?.aborted) throw cancelled();
+    }
+  }
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < misses.length) {
+      if (signal?.aborted) throw cancelled();
+      const { stored, absolute } = misses[next++];
+      scan(stored, absolute, await fileContents.read(absolute));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, misses.length) }, worker));
+  return { hits, source: 'index', precision: 'syntactic', reason, filesScanned: files.length, droppedIgnored: 0 };
+}
+
+function cancelled(): PlumbError {
+  return new PlumbError('server_timeout', 'Usages were cancelled: the caller went away', { details: { cancelled: true } });
+}
+
+/** The symbol's file as the pool takes it: a workspace file, or a file of an extra root. */
+function fileOfSymbol(services: Services, symbol: StoredSymbol): WorkspaceFile | undefined {
+  if (!path.isAbsolute(symbol.file)) return { absolute: path.join(services.workspace.root, symbol.file), relative: symbol.file };
+  return services.index.placeOf(symbol.file) ? { absolute: symbol.file, relative: symbol.file } : undefined;
+}
+
+/**
+ * Where the index has a declaration of the symbol's name (any symbol so named): a reference the server
+ * gives there is a declaration (a redeclaration, a prototype, a Python field assigned in __init__), not a usage.
+ */
+async function declarationSpots(services: Services, symbol: StoredSymbol): Promise<Set<string>> {
+  const page = await services.index.reader.search({ name: symbol.name, tiers: ['exact'], offset: 0, limit: 2000, includeForwardDeclarations: true });
+  return new Set(page.results.map((hit) => spot(hit.symbol.file, hit.symbol.selectionRange.start)));
+}
+
+function spot(file: string, position: Position): string {
+  return `${file}\u0000${position.line}\u0000${position.column}`;
+}
+
+/** A hit on the name of one of the symbol's own declarations or definitions. */
+function isOwnPlace(hit: Hit, places: StoredSymbol[]): boolean {
+  return places.some((place) => place.file === hit.file && holds(place.selectionRange, hit));
+}
+
+function holds(range: { start: Position; end: Position }, position: Position): boolean {
+  const afterStart = position.line > range.start.line || (position.line === range.start.line && position.column >= range.start.column);
+  const beforeEnd = position.line < range.end.line || (position.line === range.end.line && position.column < range.end.column);
+  return afterStart && beforeEnd;
+}
+
+/** Line text, context, enclosing symbol and usage kind for one page of hits (files read once each). */
+async function describe(services: Services, page: Hit[], contextLines: number): Promise<Usage[]> {
+  const byFile = new Map<string, Hit[]>();
+  for (const hit of page) {
+    const list = byFile.get(hit.file);
+    if (list) list.push(hit);
+    else byFile.set(hit.file, [hit]);
+  }
+  const described = new Map<Hit, Usage>();
+  await Promise.all([...byFile.values()].map(async (hits) => {
+    const { file, absolute, external } = hits[0];
+    const [text, symbols] = await Promise.all([fileContents.text(absolute), services.index.reader.symbolsInFile(file)]);
+    const lines = text?.split(/\r?\n/) ?? [];
+    const kinds = text !== undefined ? await usageKinds(absolute, file, text, hits) : hits.map((): UsageKind => 'other');
+    hits.forEach((hit, i) => {
+      const usage: Usage = {
+        file,
+        line: hit.line,
+        column: hit.column,
+        text: clip((lines[hit.line - 1] ?? '').trim()),
+        enclosingSymbol: enclosing(symbols, hit),
+        usageKind: kinds[i],
+        external,
+      };
+      if (contextLines > 0 && lines.length > 0) usage.context = snippetAround(lines, hit.line, contextLines);
+      described.set(hit, usage);
+    });
+  }));
+  return page.map((hit) => described.get(hit)!);
+}
+
+async function usageKinds(absolute: string, stored: string, text: string, hits: Hit[]): Promise<UsageKind[]> {
+  const language = syntaxLanguageOf(stored);
+  if (!language) return hits.map(() => 'other');
+  const tree = await trees.get(`${absolute}\u0000${fileContents.stamp(absolute)}`, language as LanguageId, () => text);
+  return tree ? classifyPositions(tree, hits) : hits.map(() => 'other');
+}
+
+/** The innermost indexed symbol whose range holds the position. */
+function enclosing(symbols: StoredSymbol[], position: Position): Usage['enclosingSymbol'] {
+  let best: StoredSymbol | undefined;
+  for (const symbol of symbols) {
+    if (!holds(symbol.range, position) && !(symbol.range.end.line === position.line && symbol.range.end.column === position.column)) continue;
+    if (!best || size(symbol.range) <= size(best.range)) best = symbol;
+  }
+  return best ? { name: best.name, kind: best.kind, qualifiedName: best.qualifiedName, id: best.id } : null;
+}
+
+function size(range: { start: Position; end: Position }): number {
+  return (range.end.line - range.start.line) * 1_000_000 + (range.end.column - range.start.column);
+}
+
+/** Lines around a line, 1-based inclusive bounds. */
+export function snippetAround(lines: string[], line: number, around: number): Snippet {
+  const startLine = Math.max(1, line - around);
+  const endLine = Math.min(lines.length, line + around);
+  return { startLine, endLine, text: lines.slice(startLine - 1, endLine).join('\n') };
+}
+
+function clip(text: string): string {
+  return text.length > TEXT_MAX ? `${text.slice(0, TEXT_MAX)}…` : text;
+}
+
+function checkOffset(offset: number | undefined): number {
+  if (offset === undefined) return 0;
+  if (!Number.isInteger(offset) || offset < 0) throw invalidParameter('offset', 'must be an integer of 0 or more');
+  return offset;
+}
+
+/** context_lines, checked here too because MCP tools call the use case without the route's schema. */
+export function checkContextLines(value: number | undefined, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 0 || value > max) throw invalidParameter('context_lines', `must be an integer from 0 to ${max}`);
+  return value;
+}

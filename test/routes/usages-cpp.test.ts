@@ -1,0 +1,36 @@
+import t from 'tap';
+import { GOOGLETEST, getJson, googletestCompileDb, startApp } from '../helpers.js';
+import { compareWithServer, waitIndexed } from './usages-helpers.js';
+
+// Apart from usages.test.ts: clangd's background index of googletest takes one to two minutes here.
+t.test('C++ (googletest, cmake compile database): partial while clangd indexes, then usages match clangd', async (t) => {
+  const build = googletestCompileDb(t);
+  const app = await startApp(t, GOOGLETEST, { compileDatabase: { directory: build }, lsp: { requestTimeoutMs: 60000 } });
+  await waitIndexed(app);
+  const query = '/symbols/usages?symbol=FormatFileLocation&kind=function&limit=1000';
+  const clangd = (): string | undefined => app.plumb.lsp.status().find((s) => s.language === 'cpp')?.state;
+  const first = await getJson(app, query);
+  t.equal(first.status, 200);
+  // Right after clangd starts, its background index runs; an answer given while the pool says so is partial.
+  const before = clangd();
+  const during = await getJson(app, query);
+  const after = clangd();
+  t.equal(during.status, 200);
+  if (before === 'indexing' && after === 'indexing') {
+    t.equal(during.body.partial, true, 'partial while clangd indexes');
+    t.match(during.body.reason, /cpp language server is still indexing/);
+  } else {
+    t.comment(`clangd was ${before} → ${after} around the second request: the partial state was not observable`);
+  }
+  for (let i = 0; i < 1200 && clangd() === 'indexing'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  t.equal(clangd(), 'ready', 'clangd finished indexing');
+  const usages = await compareWithServer(t, app, 'symbol=FormatFileLocation&kind=function', 8);
+  const ready = await getJson(app, query);
+  t.notOk(ready.body.partial, 'no partial once clangd is ready');
+  t.notOk(ready.body.reason);
+  t.ok(usages.some((u) => u.file === 'googletest/src/gtest.cc' && u.usageKind === 'call'), 'calls in gtest.cc');
+  t.ok(usages.every((u) => u.file !== 'googletest/src/gtest-port.cc' || u.line !== 979), 'the definition is no usage');
+  const inGtest = usages.find((u) => u.file === 'googletest/src/gtest.cc')!;
+  t.ok(inGtest.enclosingSymbol, 'an enclosing symbol from the index');
+});
+
