@@ -101,6 +101,8 @@ export function cacheDirectory(config: PlumbConfig, env: NodeJS.ProcessEnv = pro
   return path.join(base, 'plumb');
 }
 
+/** Host names compare without case (`LOCALHOST`); addresses have none. */
 export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  const name = host.toLowerCase();
+  return name === 'localhost' || name === '::1' || name === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(name);
 }

@@ -580,9 +580,14 @@ function signatureText(signature: string, returnType: string | null): string {
   return returnType && !signature.includes(returnType) ? `${signature} ${returnType}` : signature;
 }
 
-/** An FTS5 phrase: the text quoted, inner quotes doubled, so operators in a query are just text. */
+/**
+ * An FTS5 phrase: the text quoted, inner quotes doubled, so operators in a query are just text. FTS5 reads
+ * its query as a C string, so a NUL would end it mid-phrase ("unterminated string"): it becomes a space,
+ * a separator as every other control character is to the tokenizers (names hold none, and the instr()
+ * checks after a MATCH still compare the query as sent).
+ */
 function phrase(text: string): string {
-  return `"${text.replace(/"/g, '""')}"`;
+  return `"${text.replace(/\0/g, ' ').replace(/"/g, '""')}"`;
 }
 
 /**

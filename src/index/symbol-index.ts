@@ -73,6 +73,8 @@ export class SymbolIndex {
   /** Serializes writes: the build's batches and the watcher's updates never interleave. */
   private writing: Promise<unknown> = Promise.resolve();
   private changesDuringBuild = new Set<string>();
+  /** Files in the store at the last refreshCounts(). */
+  private storedFiles: number | undefined;
   private closed = false;
   /** Python package directories seen in this pass (modules.ts). */
   private isPackage: PackageDirectoryCheck = packageDirectoryCheck();
@@ -377,9 +379,20 @@ export class SymbolIndex {
     if (paths.length) void this.applyChanges(paths);
   }
 
+  /**
+   * Symbols from the store; once the index is ready, the files the store gained or lost since the last
+   * look move filesIndexed and filesTotal alike (live updates), so /status stays true between builds.
+   */
   private async refreshCounts(): Promise<void> {
     const counts = await this.store.counts();
-    this.progressValue.symbols = counts.symbols;
+    const change: Partial<IndexProgress> = { symbols: counts.symbols };
+    const delta = this.storedFiles === undefined ? 0 : counts.files - this.storedFiles;
+    if (this.progressValue.state === 'ready' && delta !== 0) {
+      change.filesIndexed = Math.max(0, this.progressValue.filesIndexed + delta);
+      change.filesTotal = Math.max(0, this.progressValue.filesTotal + delta);
+    }
+    this.storedFiles = counts.files;
+    this.setProgress(change);
   }
 
   private setProgress(change: Partial<IndexProgress>): void {

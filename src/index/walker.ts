@@ -9,6 +9,7 @@ import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { syntaxLanguageOf } from '../syntax/index.js';
 import type { LanguageId } from './types.js';
+import { isInside } from '../workspace.js';
 
 /** Directory names never indexed: dependencies, build output, caches; every dot directory too. */
 export const DEFAULT_EXCLUDED_DIRECTORIES = new Set([
@@ -90,8 +91,7 @@ export class RootFilter {
 
   /** Whether a file is indexed when every directory between the root and it is walked (watcher events). */
   acceptsPath(absolute: string): LanguageId | undefined {
-    const relative = path.relative(this.root.path, absolute);
-    if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+    if (absolute === this.root.path || !isInside(absolute, this.root.path)) return undefined;
     return this.acceptsDirectoryChain(path.dirname(absolute)) ? this.acceptsFile(absolute) : undefined;
   }
 
