@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { handleError } from '../src/http-errors.js';
 import { McpSessions } from '../src/mcp/http.js';
 import { TOOLS } from '../src/mcp/tools.js';
 
@@ -16,18 +17,20 @@ const JsonRpcError = Type.Object({
 }, { description: 'A JSON-RPC error: no session id, or a session that ended' });
 
 /**
- * Errors before the transport sees a request (a body that is not JSON, an empty one, one too large) in the
- * JSON-RPC shape the MCP transport gives: -32700 for a body that does not parse, as Streamable HTTP specifies.
+ * Errors before the transport sees a request: a body that is not JSON (or is empty) is the JSON-RPC parse
+ * error the MCP transport specifies (-32700, HTTP 400), another bad request a JSON-RPC -32600; the rest
+ * (413, 415, 429...) as every route gives them.
  */
 function mcpErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
   const parse = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError;
-  if (status === 500 && !parse) request.log.error({ err: error }, 'MCP request failed');
-  const message = parse
-    ? `Parse error: the body must be a JSON-RPC message (${error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'it is empty' : 'it is not valid JSON'})`
-    : status === 413 ? 'Request body too large' : status === 415 ? 'Unsupported content type: send application/json' : status === 500 ? 'Internal error' : 'Invalid request';
-  const code = parse ? -32700 : status === 500 ? -32603 : -32600;
-  return reply.status(parse ? 400 : status).type('application/json').send({ jsonrpc: '2.0', error: { code, message }, id: null });
+  if (parse) {
+    const why = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'it is empty' : 'it is not valid JSON';
+    return reply.status(400).type('application/json').send({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: the body must be a JSON-RPC message (${why})` }, id: null });
+  }
+  if (error.statusCode === 400) {
+    return reply.status(400).type('application/json').send({ jsonrpc: '2.0', error: { code: -32600, message: `Invalid request: ${error.validation ? 'a header is malformed' : 'the request cannot be read'}` }, id: null });
+  }
+  return handleError(error, request, reply);
 }
 
 const TOOL_LIST = TOOLS.map((tool) => `\`${tool.name}\``).join(', ');
