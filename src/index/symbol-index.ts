@@ -10,7 +10,7 @@ import type { PlumbConfig } from '../config.js';
 import { isManifestFile, PackageResolver } from './manifests.js';
 import { ParsePool } from './parse-pool.js';
 import { SqliteSymbolStore } from './sqlite-store.js';
-import type { FileState, FileUpdate, PackageRef, SymbolReader, SymbolStore } from './store.js';
+import type { FileStamp, FileState, FileUpdate, PackageRef, SymbolReader, SymbolStore } from './store.js';
 import { moduleOf, packageDirectoryCheck, type PackageDirectoryCheck } from './modules.js';
 import { RootFilter, storedPath, walkRoot, walkRoots, type IndexRoot, type WalkedFile, type WalkResult } from './walker.js';
 import { DirectoryWatcher } from './watcher.js';
@@ -27,7 +27,7 @@ export interface BuildSummary {
   filesTotal: number;
   /** Files parsed this time (new or changed content). */
   filesParsed: number;
-  /** Files whose size and mtime (or content hash) matched the store: not parsed. */
+  /** Files whose size, mtime, ctime and inode (or content hash) matched the store: not parsed. */
   filesReused: number;
   filesRemoved: number;
   filesFailed: number;
@@ -196,7 +196,7 @@ export class SymbolIndex {
       if (!stats.isFile()) return;
       const language = filter.acceptsPath(absolute);
       if (!language) return;
-      const file: WalkedFile = { absolute, stored: storedPath(filter.root, absolute), root: filter.root, language, size: stats.size, mtimeMs: stats.mtimeMs };
+      const file: WalkedFile = { absolute, stored: storedPath(filter.root, absolute), root: filter.root, language, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
       const update = await this.parseOne(pool, file, await previousHash(file.stored));
       if (update) updates.push(update);
     }));
@@ -218,6 +218,8 @@ export class SymbolIndex {
       file: file.stored,
       size,
       mtimeMs: file.mtimeMs,
+      ctimeMs: file.ctimeMs,
+      ino: file.ino,
       hash,
       language: file.language,
       package: this.packageOf(file.absolute, file.root),
@@ -273,7 +275,8 @@ export class SymbolIndex {
     const removed = [...stored.keys()].filter((file) => !walked.has(file));
     const toParse = walk.files.filter((file) => {
       const state = stored.get(file.stored);
-      return !state || state.size !== file.size || state.mtimeMs !== file.mtimeMs;
+      // Any stat difference sends the file to the worker, which hashes it first: an unchanged hash is only a touch.
+      return !state || state.size !== file.size || state.mtimeMs !== file.mtimeMs || state.ctimeMs !== file.ctimeMs || state.ino !== file.ino;
     });
     for (const file of walk.files) {
       const ref = this.packageOf(file.absolute, file.root);
@@ -323,7 +326,7 @@ export class SymbolIndex {
     if (toParse.length === 0 || this.closed) return;
     const pool = this.parsePool();
     let batch: FileUpdate[] = [];
-    let touched: Array<{ file: string; size: number; mtimeMs: number }> = [];
+    let touched: FileStamp[] = [];
     let batchSymbols = 0;
     let lastFlush = performance.now();
     let flushing: Promise<void> = Promise.resolve();
@@ -352,7 +355,7 @@ export class SymbolIndex {
         batchSymbols += result.symbols.length;
       } else if (result.outcome === 'unchanged') {
         summary.filesReused++;
-        touched.push({ file: file.stored, size: file.size, mtimeMs: file.mtimeMs });
+        touched.push({ file: file.stored, size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs, ino: file.ino });
       } else {
         summary.filesFailed++;
         this.logger.warn(`index: ${file.stored}: ${result.error}`);

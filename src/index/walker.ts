@@ -35,6 +35,8 @@ export interface WalkedFile {
   language: LanguageId;
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
 }
 
 export interface WalkResult {
@@ -199,7 +201,7 @@ export async function walkRoot(filter: RootFilter, result: WalkResult, start: st
       await Promise.all(files.map(async ({ absolute, language }) => {
         try {
           const stats = await lstat(absolute);
-          result.files.push({ absolute, stored: storedPath(filter.root, absolute), root: filter.root, language, size: stats.size, mtimeMs: stats.mtimeMs });
+          result.files.push({ absolute, stored: storedPath(filter.root, absolute), root: filter.root, language, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino });
         } catch {
           // Deleted between readdir and stat.
         }
