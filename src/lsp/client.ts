@@ -90,6 +90,9 @@ export interface RequestOptions {
 interface OpenDocument {
   version: number;
   mtimeMs: number;
+  /** With the inode: an edit of the same size whose mtime was set back still moves these. */
+  ctimeMs: number;
+  ino: number;
   size: number;
 }
 
@@ -348,7 +351,7 @@ export class LspClient {
       throw new PlumbError('file_not_found', `File '${file.relative}' not found in the workspace`);
     }
     const open = this.documents.get(uri);
-    if (open && open.mtimeMs === info.mtimeMs && open.size === info.size) {
+    if (open && open.mtimeMs === info.mtimeMs && open.size === info.size && open.ctimeMs === info.ctimeMs && open.ino === info.ino) {
       this.documents.delete(uri);
       this.documents.set(uri, open);
       return;
@@ -359,10 +362,10 @@ export class LspClient {
     if (open) {
       const version = open.version + 1;
       this.documents.delete(uri);
-      this.documents.set(uri, { version, mtimeMs: info.mtimeMs, size: info.size });
+      this.documents.set(uri, { version, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino, size: info.size });
       await connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
     } else {
-      this.documents.set(uri, { version: 1, mtimeMs: info.mtimeMs, size: info.size });
+      this.documents.set(uri, { version: 1, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino, size: info.size });
       await connection.sendNotification(DidOpenTextDocumentNotification.type, {
         textDocument: { uri, languageId: this.options.languageIdOf(file.absolute), version: 1, text },
       });
