@@ -45,6 +45,13 @@ export const PlumbConfig = Type.Object(
       },
       { default: {}, additionalProperties: false },
     ),
+    outline: Type.Object(
+      {
+        maxSymbols: Type.Integer({ minimum: 1, maximum: 1000000, default: 2000, description: 'Symbols /outline and /children return at most; the answer counts the rest (omittedChildren, omittedSymbols)' }),
+        concurrency: Type.Integer({ minimum: 1, maximum: 64, default: 2, description: 'Outlines and children answers built at once; more wait their turn, so memory stays bounded' }),
+      },
+      { default: {}, additionalProperties: false },
+    ),
     compileDatabase: Type.Object(
       {
         directory: Type.Optional(Type.String({ minLength: 1, description: 'Directory holding compile_commands.json (relative to ROOT or absolute)' })),

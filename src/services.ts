@@ -3,6 +3,7 @@ import { cacheDirectory, type PlumbConfig } from './config.js';
 import { Workspace } from './workspace.js';
 import { LspPool } from './lsp/pool.js';
 import { SymbolIndex } from './index/symbol-index.js';
+import { Semaphore } from './semaphore.js';
 
 /**
  * What the use cases need, built once by createServices and handed to the routes (app.plumb),
@@ -17,6 +18,8 @@ export interface Services {
   startedAt: number;
   /** The symbol index (src/index/): its read-only store (`index.reader`) and build progress. */
   index: SymbolIndex;
+  /** Permits for expensive answers (outline, children): outline.concurrency at once, the rest queue. */
+  heavy: Semaphore;
   /** Stops the language servers and the index. */
   close(): Promise<void>;
 }
@@ -43,6 +46,7 @@ export async function createServices(options: CreateServicesOptions): Promise<Se
     lsp,
     index,
     startedAt: Date.now(),
+    heavy: new Semaphore(options.config.outline.concurrency),
     close: async () => {
       await Promise.all([lsp.shutdown(), index.close()]);
     },
