@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyReply, FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
@@ -58,6 +58,14 @@ export async function buildApp(options: BuildAppOptions): Promise<PlumbApp> {
     logger: options.logger ?? { level: options.config.logLevel },
     // Long agent queries are fine; huge bodies are not (no route takes a large body).
     bodyLimit: 1024 * 1024,
+    // Package names in /packages/{name} may be long (a scoped name, a path); past this a 400 says so.
+    routerOptions: { maxParamLength: 500 },
+    frameworkErrors: (error, _request, reply) => {
+      const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? 'Path parameter is too long: at most 500 characters'
+        : 'The URL is malformed: a part of its path is not valid percent-encoded UTF-8';
+      void (reply as FastifyReply).status(400).type('application/json').send({ error: { code: 'invalid_parameter', message } });
+    },
     // The type describes ajv's builder; Fastify calls any builder the same way.
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
   }).withTypeProvider<TypeBoxTypeProvider>();
