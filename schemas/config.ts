@@ -35,6 +35,7 @@ export const PlumbConfig = Type.Object(
         maxOpenDocuments: Type.Integer({ minimum: 1, maximum: 10000, default: 64, description: 'Documents kept open per server, least recently used closed first' }),
         maxRestarts: Type.Integer({ minimum: 0, maximum: 1000, default: 5, description: 'Restarts within restartWindowMs before a server is left crashed' }),
         restartWindowMs: Type.Integer({ minimum: 1000, default: 300000 }),
+        restartBackoffMs: Type.Integer({ minimum: 100, maximum: 60000, default: 500, description: 'Wait before the first restart after a crash; doubles per crash within restartWindowMs, up to 30 s' }),
       },
       { default: {}, additionalProperties: false },
     ),

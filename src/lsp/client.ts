@@ -76,8 +76,8 @@ export interface LspClientOptions {
   maxOpenDocuments: number;
   logger: LspLogger;
   languageIdOf(file: string): string;
-  /** Seconds a 503 tells clients to wait after a crash. */
-  retryAfterSeconds?: number;
+  /** Seconds a 503 tells clients to wait, asked when the error is made: the pool knows when it restarts the server. */
+  retryAfterSeconds?: () => number;
 }
 
 export interface RequestOptions {
@@ -429,8 +429,9 @@ export class LspClient {
       this.lastError = `${reason}${stderr ? `: ${stderr}` : ''}`;
       this.state = 'crashed';
       this.options.logger.warn({ language: this.options.language.id, pid: this.pid, reason: this.lastError }, 'language server crashed');
-      this.failPending(this.unavailable(`crashed (${reason}) and is being restarted`));
+      // The pool schedules the restart first, so the pending requests' Retry-After is that restart's.
       this.onCrash?.(this);
+      this.failPending(this.unavailable(`crashed (${reason}) and is being restarted`));
     } else if (this.stopping) {
       this.state = 'stopped';
     }
@@ -497,7 +498,7 @@ export class LspClient {
 
   private unavailable(what: string, cause?: unknown): PlumbError {
     return new PlumbError('server_unavailable', `Language server for ${this.options.language.name} (${path.basename(this.options.command.prefixArgs[0] ?? this.options.command.executable)}) ${what}`, {
-      retryAfter: this.options.retryAfterSeconds ?? 5,
+      retryAfter: this.options.retryAfterSeconds?.() ?? 5,
       details: { language: this.options.language.id },
       cause,
     });
