@@ -47,6 +47,8 @@ export const ChildrenResponse = Type.Object({
     skipped: Type.Boolean({ description: 'true when there were more children than hover.maxSymbols and hover was not fetched' }),
     reason: Type.Optional(Type.String()),
   }),
+  truncated: Type.Optional(Type.Boolean({ description: 'true when the symbol cap (outline.maxSymbols) cut the list' })),
+  omittedSymbols: Type.Optional(Type.Integer({ description: 'Descendants within `depth` left out past the cap' })),
   elapsedMs: Type.Number(),
 });
 export type ChildrenResponse = Static<typeof ChildrenResponse>;

@@ -35,6 +35,7 @@ export const PlumbConfig = Type.Object(
         maxOpenDocuments: Type.Integer({ minimum: 1, maximum: 10000, default: 64, description: 'Documents kept open per server, least recently used closed first' }),
         maxRestarts: Type.Integer({ minimum: 0, maximum: 1000, default: 5, description: 'Restarts within restartWindowMs before a server is left crashed' }),
         restartWindowMs: Type.Integer({ minimum: 1000, default: 300000 }),
+        restartBackoffMs: Type.Integer({ minimum: 100, maximum: 60000, default: 500, description: 'Wait before the first restart after a crash; doubles per crash within restartWindowMs, up to 30 s' }),
       },
       { default: {}, additionalProperties: false },
     ),
@@ -42,6 +43,13 @@ export const PlumbConfig = Type.Object(
       {
         maxSymbols: Type.Integer({ minimum: 0, maximum: 10000, default: 100, description: '/children skips hover past this many symbols' }),
         concurrency: Type.Integer({ minimum: 1, maximum: 64, default: 8 }),
+      },
+      { default: {}, additionalProperties: false },
+    ),
+    outline: Type.Object(
+      {
+        maxSymbols: Type.Integer({ minimum: 1, maximum: 1000000, default: 2000, description: 'Symbols /outline and /children return at most; the answer counts the rest (omittedChildren, omittedSymbols)' }),
+        concurrency: Type.Integer({ minimum: 1, maximum: 64, default: 2, description: 'Outlines and children answers built at once; more wait their turn, so memory stays bounded' }),
       },
       { default: {}, additionalProperties: false },
     ),

@@ -20,7 +20,7 @@ export interface OutlineNode {
   range: Range;
   selectionRange: Range;
   symbolContent?: string;
-  /** Descendants left out because `depth` stopped here. */
+  /** Descendants left out below this symbol: `depth` stopped here, or outline.maxSymbols was reached. */
   omittedChildren?: number;
   children: OutlineNode[];
 }
@@ -35,7 +35,7 @@ const outlineNodeFields = (children: TSchema) => ({
   range: Range,
   selectionRange: Range,
   symbolContent: Type.Optional(Type.String({ description: 'Source of the symbol, when named in display_code_for' })),
-  omittedChildren: Type.Optional(Type.Integer({ description: 'How many descendants `depth` left out below this symbol' })),
+  omittedChildren: Type.Optional(Type.Integer({ description: 'How many descendants were left out below this symbol: `depth` stopped here, or the symbol cap (outline.maxSymbols) was reached' })),
   children,
 });
 
@@ -49,6 +49,8 @@ export const OutlineResponse = Type.Object({
   displayCodeFor: Type.Optional(Type.Array(Type.Object({ query: Type.String(), matches: Type.Integer() }), {
     description: 'How many symbols each display_code_for name matched',
   })),
+  truncated: Type.Optional(Type.Boolean({ description: 'true when the symbol cap (outline.maxSymbols) left symbols out: top levels are kept first, breadth first' })),
+  omittedSymbols: Type.Optional(Type.Integer({ description: 'Symbols within `depth` the cap left out (each counted in its parent\'s omittedChildren, or here only when top-level)' })),
   elapsedMs: Type.Number(),
 });
 export type OutlineResponse = {
@@ -57,5 +59,7 @@ export type OutlineResponse = {
   source: 'lsp';
   results: OutlineNode[];
   displayCodeFor?: { query: string; matches: number }[];
+  truncated?: boolean;
+  omittedSymbols?: number;
   elapsedMs: number;
 };

@@ -39,7 +39,9 @@ export const IndexSymbol = Type.Object({
 export type IndexSymbol = Static<typeof IndexSymbol>;
 
 export const Limit = Type.Optional(Type.Integer({ minimum: 1, maximum: SEARCH_LIMIT_MAX, default: SEARCH_LIMIT_DEFAULT, description: `Results per page (default ${SEARCH_LIMIT_DEFAULT}, at most ${SEARCH_LIMIT_MAX})` }));
-export const Offset = Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Results to skip, for paging' }));
+/** One bound for every offset: past it a request is a 400 naming it (no list pages that far). */
+export const OFFSET_MAX = 1_000_000;
+export const Offset = Type.Optional(Type.Integer({ minimum: 0, maximum: OFFSET_MAX, default: 0, description: `Results to skip, for paging (at most ${OFFSET_MAX})` }));
 export const IncludeForward = Type.Optional(Type.Boolean({ default: false, description: 'true appends forward declarations (`class X;`) after every other result; otherwise they are only counted in forwardDeclarations' }));
 export const KindParam = Type.Optional(Type.String({ description: 'Kind or comma-separated kinds: namespace module package class struct interface enum enum_member type_alias function method constructor field property variable constant macro' }));
 

@@ -40,7 +40,10 @@ export function loadConfig(options: LoadConfigOptions): PlumbConfig {
   const env = options.env ?? process.env;
   const file = options.configPath ? path.resolve(options.configPath) : path.join(options.root, 'plumb.json');
   let raw: Record<string, unknown> = {};
-  if (options.configPath || existsSync(file)) {
+  const fromFile = Boolean(options.configPath) || existsSync(file);
+  /** Where each overridden field came from, so an error names the variable or flag, not the file. */
+  const origins: Record<string, string> = {};
+  if (fromFile) {
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
@@ -56,22 +59,32 @@ export function loadConfig(options: LoadConfigOptions): PlumbConfig {
   }
   for (const [name, { field, parse }] of Object.entries(ENV_OVERRIDES)) {
     const value = env[name];
-    if (value !== undefined && value !== '') raw[field] = parse(value);
+    if (value !== undefined && value !== '') {
+      raw[field] = parse(value);
+      origins[field] = `the environment variable ${name}`;
+    }
   }
   for (const [field, value] of Object.entries(options.overrides ?? {})) {
-    if (value !== undefined) raw[field] = value;
+    if (value !== undefined) {
+      raw[field] = value;
+      origins[field] = `the command-line option --${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    }
   }
-  return validateConfig(raw, file);
+  return validateConfig(raw, fromFile ? file : 'configuration', origins);
 }
 
-export function validateConfig(raw: unknown, source = 'config'): PlumbConfig {
+/** `source` names the config file (or `configuration` when there is none); `origins` the fields set elsewhere. */
+export function validateConfig(raw: unknown, source = 'config', origins: Record<string, string> = {}): PlumbConfig {
   const withDefaults = Value.Default(PlumbConfig, Value.Clone(raw));
   if (Value.Check(PlumbConfig, withDefaults)) return withDefaults;
   const problems = [...Value.Errors(PlumbConfig, withDefaults)]
     // The additionalProperties error says which key; its 'schema is false' twin adds nothing.
     .filter((error) => error.keyword !== 'boolean')
     .slice(0, 5)
-    .map((error) => describeConfigError(error));
+    .map((error) => {
+      const origin = origins[error.instancePath.split('/')[1] ?? ''];
+      return `${describeConfigError(error)}${origin ? ` (set by ${origin})` : ''}`;
+    });
   throw new ConfigError(`Invalid ${source}:\n  ${problems.join('\n  ')}`);
 }
 
@@ -101,6 +114,8 @@ export function cacheDirectory(config: PlumbConfig, env: NodeJS.ProcessEnv = pro
   return path.join(base, 'plumb');
 }
 
+/** Host names compare without case (`LOCALHOST`); addresses have none. */
 export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  const name = host.toLowerCase();
+  return name === 'localhost' || name === '::1' || name === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(name);
 }

@@ -3,6 +3,7 @@ import { cacheDirectory, type PlumbConfig } from './config.js';
 import { Workspace } from './workspace.js';
 import { LspPool } from './lsp/pool.js';
 import { SymbolIndex } from './index/symbol-index.js';
+import { Semaphore } from './semaphore.js';
 
 /**
  * What the use cases need, built once by createServices and handed to the routes (app.plumb),
@@ -19,6 +20,8 @@ export interface Services {
   stats: { requestsCancelled: number };
   /** The symbol index (src/index/): its read-only store (`index.reader`) and build progress. */
   index: SymbolIndex;
+  /** Permits for expensive answers (outline, children): outline.concurrency at once, the rest queue. */
+  heavy: Semaphore;
   /** Stops the language servers and the index. */
   close(): Promise<void>;
 }
@@ -46,6 +49,7 @@ export async function createServices(options: CreateServicesOptions): Promise<Se
     index,
     startedAt: Date.now(),
     stats: { requestsCancelled: 0 },
+    heavy: new Semaphore(options.config.outline.concurrency),
     close: async () => {
       await Promise.all([lsp.shutdown(), index.close()]);
     },

@@ -62,8 +62,11 @@ function outside(parameter: string, value: string): PlumbError {
   return new PlumbError('path_outside_root', `Parameter '${parameter}': path '${value}' is outside the workspace root`, { details: { parameter } });
 }
 
-/** Whether an absolute path is `root` or below it (by its text: symlinks are the caller's to resolve). */
+/**
+ * Whether an absolute path is `root` or below it (by its text: symlinks are the caller's to resolve).
+ * Outside means a leading `..` segment: `..dotdot.py` or `..dir/` is a name inside the root.
+ */
 export function isInside(absolute: string, root: string): boolean {
   const relative = path.relative(root, absolute);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }

@@ -10,7 +10,7 @@ export function outlineMarkdown(outline: OutlineResponse): string {
   const fence = fenceLanguage(outline.language);
   const visit = (node: OutlineNode, indent: string): void => {
     const detail = node.detail ? ` — ${node.detail.replace(/\s+/g, ' ')}` : '';
-    const omitted = node.omittedChildren ? ` (+${node.omittedChildren} nested, not shown at this depth)` : '';
+    const omitted = node.omittedChildren ? ` (+${node.omittedChildren} nested, not shown)` : '';
     lines.push(`${indent}- **${node.name}** (\`${displayKind(node.kind)}\`) L${node.line}${detail}${omitted}`);
     if (node.symbolContent !== undefined) {
       for (const codeLine of fenced(node.symbolContent, fence).split('\n')) lines.push(`${indent}  ${codeLine}`);
@@ -19,6 +19,7 @@ export function outlineMarkdown(outline: OutlineResponse): string {
   };
   outline.results.forEach((node) => visit(node, ''));
   if (outline.results.length === 0) lines.push('_No symbols._');
+  if (outline.truncated) lines.push('', `_Truncated: ${outline.omittedSymbols} more symbols not shown (outline.maxSymbols); ask for a smaller depth, or /children of one symbol._`);
   for (const request of outline.displayCodeFor ?? []) {
     if (request.matches === 0) lines.push('', `_No symbol matched \`${request.query}\` in display_code_for._`);
   }
@@ -37,6 +38,7 @@ export function childrenMarkdown(answer: ChildrenResponse): string {
     '',
   ];
   if (answer.hover.skipped) lines.push(`_Hover skipped: ${answer.hover.reason}_`, '');
+  if (answer.truncated) lines.push(`_Truncated: ${answer.omittedSymbols} more symbols not shown (outline.maxSymbols); ask for a smaller depth or a nested symbol._`, '');
   lines.push(markdownTable(
     ['NAME', 'KIND', 'RANGE', 'SELECTION', 'PARENT', 'HOVER_INFO'],
     answer.results.map((child) => [

@@ -21,7 +21,7 @@ export function symbolIds(file: string, symbols: readonly ExtractedSymbol[]): st
   });
 }
 
-/** The content hash recorded per file (reuse on restart compares it when size or mtime moved). */
+/** The content hash recorded per file (reuse on restart compares it when size, mtime, ctime or inode moved). */
 export function contentHash(content: Uint8Array): string {
   return createHash('sha1').update(content).digest('base64url');
 }

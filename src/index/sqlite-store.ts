@@ -12,7 +12,7 @@ import { VERSION } from '../version.js';
 import { symbolIds } from './ids.js';
 import { fuzzyMatches, fuzzyPattern, humpSegments, humpsOf, prefixEnd, queryHumps, rankOf } from './ranking.js';
 import type {
-  FileState, FileUpdate, MatchTier, PackageInfo, PackageRef, PackageSymbolsSpec, SearchHit, SearchPage, SearchSpec,
+  FileStamp, FileState, FileUpdate, MatchTier, PackageInfo, PackageRef, PackageSymbolsSpec, SearchHit, SearchPage, SearchSpec,
   StoreCounts, StoredSymbol, SymbolFilters, SymbolStore,
 } from './store.js';
 import { COUNT_CAP } from './store.js';
@@ -21,7 +21,7 @@ import { LANGUAGE_SPECS } from '../syntax/languages/index.js';
 import { baseKey } from '../syntax/bases.js';
 
 /** Bump when the tables, or what the extractor stores in them, change: a mismatch rebuilds. */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -31,7 +31,7 @@ CREATE TABLE packages (
 );
 CREATE INDEX packages_lower ON packages (lower(name));
 CREATE TABLE files (
-  id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime REAL NOT NULL, hash TEXT NOT NULL,
+  id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime REAL NOT NULL, ctime REAL NOT NULL, ino INTEGER NOT NULL, hash TEXT NOT NULL,
   language TEXT NOT NULL, package_id INTEGER NOT NULL, external INTEGER NOT NULL, symbol_count INTEGER NOT NULL
 );
 CREATE INDEX files_package ON files (package_id);
@@ -404,18 +404,18 @@ export class SqliteSymbolStore implements SymbolStore {
 
   async fileStates(): Promise<Map<string, FileState>> {
     const states = new Map<string, FileState>();
-    for (const row of this.statement('SELECT path, size, mtime, hash FROM files').all() as Array<{ path: string; size: number; mtime: number; hash: string }>) {
-      states.set(row.path, { size: row.size, mtimeMs: row.mtime, hash: row.hash });
+    for (const row of this.statement('SELECT path, size, mtime, ctime, ino, hash FROM files').all() as Array<{ path: string; size: number; mtime: number; ctime: number; ino: number; hash: string }>) {
+      states.set(row.path, { size: row.size, mtimeMs: row.mtime, ctimeMs: row.ctime, ino: row.ino, hash: row.hash });
     }
     return states;
   }
 
   async fileStatesOf(files: string[]): Promise<Map<string, FileState>> {
     const states = new Map<string, FileState>();
-    const statement = this.statement('SELECT size, mtime, hash FROM files WHERE path = ?');
+    const statement = this.statement('SELECT size, mtime, ctime, ino, hash FROM files WHERE path = ?');
     for (const file of files) {
-      const row = statement.get(file) as { size: number; mtime: number; hash: string } | undefined;
-      if (row) states.set(file, { size: row.size, mtimeMs: row.mtime, hash: row.hash });
+      const row = statement.get(file) as { size: number; mtime: number; ctime: number; ino: number; hash: string } | undefined;
+      if (row) states.set(file, { size: row.size, mtimeMs: row.mtime, ctimeMs: row.ctime, ino: row.ino, hash: row.hash });
     }
     return states;
   }
@@ -426,7 +426,7 @@ export class SqliteSymbolStore implements SymbolStore {
     return rows.map((row) => row.path);
   }
 
-  async write(updates: FileUpdate[], removed: string[], touched: Array<{ file: string; size: number; mtimeMs: number }> = []): Promise<void> {
+  async write(updates: FileUpdate[], removed: string[], touched: FileStamp[] = []): Promise<void> {
     const fileId = this.statement('SELECT id FROM files WHERE path = ?');
     const dropText = [
       this.statement('DELETE FROM sig_text WHERE rowid IN (SELECT id FROM symbols WHERE file_id = ?)'),
@@ -434,9 +434,9 @@ export class SqliteSymbolStore implements SymbolStore {
     ];
     const dropSymbols = this.statement('DELETE FROM symbols WHERE file_id = ?');
     const dropFile = this.statement('DELETE FROM files WHERE id = ?');
-    const touch = this.statement('UPDATE files SET size = ?, mtime = ? WHERE path = ?');
-    const upsertFile = this.statement(`INSERT INTO files (path, size, mtime, hash, language, package_id, external, symbol_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, hash = excluded.hash, language = excluded.language,
+    const touch = this.statement('UPDATE files SET size = ?, mtime = ?, ctime = ?, ino = ? WHERE path = ?');
+    const upsertFile = this.statement(`INSERT INTO files (path, size, mtime, ctime, ino, hash, language, package_id, external, symbol_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, ctime = excluded.ctime, ino = excluded.ino, hash = excluded.hash, language = excluded.language,
       package_id = excluded.package_id, external = excluded.external, symbol_count = excluded.symbol_count RETURNING id`);
     const insertSymbol = this.statement(`INSERT INTO symbols (sid, file_id, name, name_lower, humps, kind, qualified_name, containing_type,
       sl, sc, el, ec, nl, nc, nel, nec, signature, parameters, return_type, doc, definition, fwd, external, rank, bases, language, package_id, module)
@@ -457,12 +457,12 @@ export class SqliteSymbolStore implements SymbolStore {
         dropFileContent(row.id);
         dropFile.run(row.id);
       }
-      for (const t of touched) touch.run(t.size, t.mtimeMs, t.file);
+      for (const t of touched) touch.run(t.size, t.mtimeMs, t.ctimeMs, t.ino, t.file);
       for (const update of updates) {
         const packageId = this.packageId(update.package);
         const existing = fileId.get(update.file) as { id: number } | undefined;
         if (existing) dropFileContent(existing.id);
-        const { id } = upsertFile.get(update.file, update.size, update.mtimeMs, update.hash, update.language, packageId, update.external ? 1 : 0, update.symbols.length) as { id: number };
+        const { id } = upsertFile.get(update.file, update.size, update.mtimeMs, update.ctimeMs ?? 0, update.ino ?? 0, update.hash, update.language, packageId, update.external ? 1 : 0, update.symbols.length) as { id: number };
         const ids = symbolIds(update.file, update.symbols);
         update.symbols.forEach((symbol, i) => {
           const humps = humpsOf(symbol.name);
@@ -615,9 +615,14 @@ function signatureText(signature: string, returnType: string | null): string {
   return returnType && !signature.includes(returnType) ? `${signature} ${returnType}` : signature;
 }
 
-/** An FTS5 phrase: the text quoted, inner quotes doubled, so operators in a query are just text. */
+/**
+ * An FTS5 phrase: the text quoted, inner quotes doubled, so operators in a query are just text. FTS5 reads
+ * its query as a C string, so a NUL would end it mid-phrase ("unterminated string"): it becomes a space,
+ * a separator as every other control character is to the tokenizers (names hold none, and the instr()
+ * checks after a MATCH still compare the query as sent).
+ */
 function phrase(text: string): string {
-  return `"${text.replace(/"/g, '""')}"`;
+  return `"${text.replace(/\0/g, ' ').replace(/"/g, '""')}"`;
 }
 
 /**

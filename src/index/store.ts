@@ -81,10 +81,25 @@ export interface SearchPage {
  */
 export const COUNT_CAP = 10_000;
 
+/**
+ * What a file was when it was indexed. Size and mtime alone miss an edit of the same length whose mtime
+ * was set back (an editor, a checkout, a tool keeping timestamps): ctime and the inode move then too.
+ */
 export interface FileState {
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
   hash: string;
+}
+
+/** A file's stat as stored: what a later walk compares (and a touch refreshes without a parse). */
+export interface FileStamp {
+  file: string;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
 }
 
 /** A file's new content for the index: its symbols replace whatever the store held for it. */
@@ -93,6 +108,9 @@ export interface FileUpdate {
   file: string;
   size: number;
   mtimeMs: number;
+  /** Absent (0) from writers that do not stat: the next walk then hashes the file once. */
+  ctimeMs?: number;
+  ino?: number;
   hash: string;
   language: LanguageId;
   package: PackageRef;
@@ -158,7 +176,7 @@ export interface SymbolWriter {
   /** Stored files below a directory (`dir/`), for a deleted directory. */
   filesUnder(directory: string): Promise<string[]>;
   /** Applies updates and removals in one transaction: a crash loses nothing already committed. */
-  write(updates: FileUpdate[], removed: string[], touched?: Array<{ file: string; size: number; mtimeMs: number }>): Promise<void>;
+  write(updates: FileUpdate[], removed: string[], touched?: FileStamp[]): Promise<void>;
   /** Makes sure packages exist even when none of their files hold a symbol. */
   registerPackages(packages: PackageRef[]): Promise<void>;
   /** Drops packages that no longer have a manifest nor a file. */

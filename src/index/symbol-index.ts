@@ -10,7 +10,7 @@ import type { PlumbConfig } from '../config.js';
 import { isManifestFile, PackageResolver } from './manifests.js';
 import { ParsePool } from './parse-pool.js';
 import { SqliteSymbolStore } from './sqlite-store.js';
-import type { FileState, FileUpdate, PackageRef, SymbolReader, SymbolStore } from './store.js';
+import type { FileStamp, FileState, FileUpdate, PackageRef, SymbolReader, SymbolStore } from './store.js';
 import { moduleOf, packageDirectoryCheck, type PackageDirectoryCheck } from './modules.js';
 import { RootFilter, storedPath, walkRoot, walkRoots, type IndexRoot, type WalkedFile, type WalkResult } from './walker.js';
 import { DirectoryWatcher } from './watcher.js';
@@ -28,7 +28,7 @@ export interface BuildSummary {
   filesTotal: number;
   /** Files parsed this time (new or changed content). */
   filesParsed: number;
-  /** Files whose size and mtime (or content hash) matched the store: not parsed. */
+  /** Files whose size, mtime, ctime and inode (or content hash) matched the store: not parsed. */
   filesReused: number;
   filesRemoved: number;
   filesFailed: number;
@@ -74,6 +74,8 @@ export class SymbolIndex {
   /** Serializes writes: the build's batches and the watcher's updates never interleave. */
   private writing: Promise<unknown> = Promise.resolve();
   private changesDuringBuild = new Set<string>();
+  /** Files in the store at the last refreshCounts(). */
+  private storedFiles: number | undefined;
   private closed = false;
   /** Python package directories seen in this pass (modules.ts). */
   private isPackage: PackageDirectoryCheck = packageDirectoryCheck();
@@ -209,7 +211,7 @@ export class SymbolIndex {
       if (!stats.isFile()) return;
       const language = filter.acceptsPath(absolute);
       if (!language) return;
-      const file: WalkedFile = { absolute, stored: storedPath(filter.root, absolute), root: filter.root, language, size: stats.size, mtimeMs: stats.mtimeMs };
+      const file: WalkedFile = { absolute, stored: storedPath(filter.root, absolute), root: filter.root, language, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
       const update = await this.parseOne(pool, file, await previousHash(file.stored));
       if (update) updates.push(update);
     }));
@@ -231,6 +233,8 @@ export class SymbolIndex {
       file: file.stored,
       size,
       mtimeMs: file.mtimeMs,
+      ctimeMs: file.ctimeMs,
+      ino: file.ino,
       hash,
       language: file.language,
       package: this.packageOf(file.absolute, file.root),
@@ -286,7 +290,8 @@ export class SymbolIndex {
     const removed = [...stored.keys()].filter((file) => !walked.has(file));
     const toParse = walk.files.filter((file) => {
       const state = stored.get(file.stored);
-      return !state || state.size !== file.size || state.mtimeMs !== file.mtimeMs;
+      // Any stat difference sends the file to the worker, which hashes it first: an unchanged hash is only a touch.
+      return !state || state.size !== file.size || state.mtimeMs !== file.mtimeMs || state.ctimeMs !== file.ctimeMs || state.ino !== file.ino;
     });
     for (const file of walk.files) {
       const ref = this.packageOf(file.absolute, file.root);
@@ -336,7 +341,7 @@ export class SymbolIndex {
     if (toParse.length === 0 || this.closed) return;
     const pool = this.parsePool();
     let batch: FileUpdate[] = [];
-    let touched: Array<{ file: string; size: number; mtimeMs: number }> = [];
+    let touched: FileStamp[] = [];
     let batchSymbols = 0;
     let lastFlush = performance.now();
     let flushing: Promise<void> = Promise.resolve();
@@ -365,7 +370,7 @@ export class SymbolIndex {
         batchSymbols += result.symbols.length;
       } else if (result.outcome === 'unchanged') {
         summary.filesReused++;
-        touched.push({ file: file.stored, size: file.size, mtimeMs: file.mtimeMs });
+        touched.push({ file: file.stored, size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs, ino: file.ino });
       } else {
         summary.filesFailed++;
         this.logger.warn(`index: ${file.stored}: ${result.error}`);
@@ -392,9 +397,20 @@ export class SymbolIndex {
     if (paths.length) void this.applyChanges(paths);
   }
 
+  /**
+   * Symbols from the store; once the index is ready, the files the store gained or lost since the last
+   * look move filesIndexed and filesTotal alike (live updates), so /status stays true between builds.
+   */
   private async refreshCounts(): Promise<void> {
     const counts = await this.store.counts();
-    this.progressValue.symbols = counts.symbols;
+    const change: Partial<IndexProgress> = { symbols: counts.symbols };
+    const delta = this.storedFiles === undefined ? 0 : counts.files - this.storedFiles;
+    if (this.progressValue.state === 'ready' && delta !== 0) {
+      change.filesIndexed = Math.max(0, this.progressValue.filesIndexed + delta);
+      change.filesTotal = Math.max(0, this.progressValue.filesTotal + delta);
+    }
+    this.storedFiles = counts.files;
+    this.setProgress(change);
   }
 
   private setProgress(change: Partial<IndexProgress>): void {

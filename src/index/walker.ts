@@ -9,12 +9,15 @@ import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { syntaxLanguageOf } from '../syntax/index.js';
 import type { LanguageId } from '../syntax/types.js';
+import { isInside } from '../workspace.js';
 
-/** Directory names never indexed: dependencies, build output, caches; every dot directory too. */
+/** Directory names never indexed: dependencies, build output, caches; every dot directory too. Unreal's `*.generated.h` under Intermediate/ are the exception. */
 export const DEFAULT_EXCLUDED_DIRECTORIES = new Set([
   'node_modules', 'bower_components', 'dist', 'build', 'out', 'target', 'bin', 'obj', '__pycache__', 'venv',
   'site-packages', 'coverage', 'Binaries', 'Intermediate', 'DerivedDataCache', 'Saved',
 ]);
+/** What Unreal's header tool writes under Intermediate/: indexed, unlike the rest of that directory. */
+const GENERATED_HEADER_SUFFIX = '.generated.h';
 const EXCLUDED_DIRECTORY_PATTERN = /^(\..+|cmake-build-.*|bazel-.*)$/;
 
 export interface IndexRoot {
@@ -32,6 +35,8 @@ export interface WalkedFile {
   language: LanguageId;
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
 }
 
 export interface WalkResult {
@@ -72,6 +77,8 @@ export class RootFilter {
   /** Whether a directory (absolute, inside the root) is walked. */
   acceptsDirectory(absolute: string): boolean {
     if (absolute === this.root.path) return true;
+    const generated = this.generatedHeaderDirectory(absolute);
+    if (generated !== undefined) return generated !== false && !this.skip.has(absolute) && !this.exclude.ignores(this.relative(absolute) + '/');
     const name = path.basename(absolute);
     if (DEFAULT_EXCLUDED_DIRECTORIES.has(name) || EXCLUDED_DIRECTORY_PATTERN.test(name) || this.skip.has(absolute)) return false;
     const relative = this.relative(absolute) + '/';
@@ -84,14 +91,18 @@ export class RootFilter {
     if (!language) return undefined;
     const relative = this.relative(absolute);
     if (this.include && !this.include.ignores(relative)) return undefined;
+    // Under Unreal's Intermediate/ only the header tool's output, whatever .gitignore says of the directory.
+    const directory = this.generatedHeaderDirectory(path.dirname(absolute));
+    if (directory !== undefined) {
+      return directory === 'module' && absolute.endsWith(GENERATED_HEADER_SUFFIX) && !this.exclude.ignores(relative) ? language : undefined;
+    }
     if (this.exclude.ignores(relative) || this.ignoredByGit(absolute, false)) return undefined;
     return language;
   }
 
   /** Whether a file is indexed when every directory between the root and it is walked (watcher events). */
   acceptsPath(absolute: string): LanguageId | undefined {
-    const relative = path.relative(this.root.path, absolute);
-    if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+    if (absolute === this.root.path || !isInside(absolute, this.root.path)) return undefined;
     return this.acceptsDirectoryChain(path.dirname(absolute)) ? this.acceptsFile(absolute) : undefined;
   }
 
@@ -100,6 +111,22 @@ export class RootFilter {
     const chain: string[] = [];
     for (let d = absolute; d !== this.root.path && d.length > this.root.path.length; d = path.dirname(d)) chain.push(d);
     return chain.reverse().every((d) => this.acceptsDirectory(d));
+  }
+
+  /**
+   * For a directory in an Unreal `Intermediate/` tree (build output, skipped), whether it may hold the
+   * headers Unreal's header tool generates (`Intermediate/Build/<Platform>/<Target>/Inc/<Module>/[UHT/]X.generated.h`),
+   * which the real headers include and which declare the project's types: `Intermediate/` itself, and
+   * `Build/*​/*​/Inc/` and below. Undefined outside an `Intermediate/` tree.
+   */
+  private generatedHeaderDirectory(absolute: string): 'module' | 'on the way' | false | undefined {
+    if (absolute === this.root.path || !isInside(absolute, this.root.path)) return undefined;
+    const segments = this.relative(absolute).split('/');
+    const at = segments.lastIndexOf('Intermediate');
+    if (at < 0) return undefined;
+    const rest = segments.slice(at + 1);
+    if (rest.length === 0 || (rest[0] === 'Build' && rest.length < 4)) return 'on the way';
+    return rest[0] === 'Build' && rest[3] === 'Inc' ? (rest.length >= 5 ? 'module' : 'on the way') : false;
   }
 
   /** Forgets a cached .gitignore (it changed on disk). */
@@ -174,7 +201,7 @@ export async function walkRoot(filter: RootFilter, result: WalkResult, start: st
       await Promise.all(files.map(async ({ absolute, language }) => {
         try {
           const stats = await lstat(absolute);
-          result.files.push({ absolute, stored: storedPath(filter.root, absolute), root: filter.root, language, size: stats.size, mtimeMs: stats.mtimeMs });
+          result.files.push({ absolute, stored: storedPath(filter.root, absolute), root: filter.root, language, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino });
         } catch {
           // Deleted between readdir and stat.
         }

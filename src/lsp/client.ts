@@ -76,8 +76,8 @@ export interface LspClientOptions {
   maxOpenDocuments: number;
   logger: LspLogger;
   languageIdOf(file: string): string;
-  /** Seconds a 503 tells clients to wait after a crash. */
-  retryAfterSeconds?: number;
+  /** Seconds a 503 tells clients to wait, asked when the error is made: the pool knows when it restarts the server. */
+  retryAfterSeconds?: () => number;
   /** The server's environment (default: plumb's own). */
   env?: NodeJS.ProcessEnv;
 }
@@ -92,6 +92,9 @@ export interface RequestOptions {
 interface OpenDocument {
   version: number;
   mtimeMs: number;
+  /** With the inode: an edit of the same size whose mtime was set back still moves these. */
+  ctimeMs: number;
+  ino: number;
   size: number;
 }
 
@@ -379,7 +382,7 @@ export class LspClient {
       throw new PlumbError('file_not_found', `File '${file.relative}' not found in the workspace`);
     }
     const open = this.documents.get(uri);
-    if (open && open.mtimeMs === info.mtimeMs && open.size === info.size) {
+    if (open && open.mtimeMs === info.mtimeMs && open.size === info.size && open.ctimeMs === info.ctimeMs && open.ino === info.ino) {
       this.documents.delete(uri);
       this.documents.set(uri, open);
       return;
@@ -390,10 +393,10 @@ export class LspClient {
     if (open) {
       const version = open.version + 1;
       this.documents.delete(uri);
-      this.documents.set(uri, { version, mtimeMs: info.mtimeMs, size: info.size });
+      this.documents.set(uri, { version, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino, size: info.size });
       await connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
     } else {
-      this.documents.set(uri, { version: 1, mtimeMs: info.mtimeMs, size: info.size });
+      this.documents.set(uri, { version: 1, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino, size: info.size });
       await connection.sendNotification(DidOpenTextDocumentNotification.type, {
         textDocument: { uri, languageId: this.options.languageIdOf(file.absolute), version: 1, text },
       });
@@ -459,8 +462,9 @@ export class LspClient {
       this.lastError = `${reason}${stderr ? `: ${stderr}` : ''}`;
       this.state = 'crashed';
       this.options.logger.warn({ language: this.options.language.id, pid: this.pid, reason: this.lastError }, 'language server crashed');
-      this.failPending(this.unavailable(`crashed (${reason}) and is being restarted`));
+      // The pool schedules the restart first, so the pending requests' Retry-After is that restart's.
       this.onCrash?.(this);
+      this.failPending(this.unavailable(`crashed (${reason}) and is being restarted`));
     } else if (this.stopping) {
       this.state = 'stopped';
     }
@@ -530,7 +534,7 @@ export class LspClient {
 
   private unavailable(what: string, cause?: unknown): PlumbError {
     return new PlumbError('server_unavailable', `Language server for ${this.options.language.name} (${path.basename(this.options.command.prefixArgs[0] ?? this.options.command.executable)}) ${what}`, {
-      retryAfter: this.options.retryAfterSeconds ?? 5,
+      retryAfter: this.options.retryAfterSeconds?.() ?? 5,
       details: { language: this.options.language.id },
       cause,
     });

@@ -33,7 +33,6 @@ export interface PoolRequestOptions {
 /** Seconds a 503 for a missing server binary tells clients to wait: installing takes a while. */
 const MISSING_RETRY_AFTER = 60;
 const MAX_BACKOFF_MS = 30_000;
-const FIRST_BACKOFF_MS = 500;
 
 /** One server process slot of a language: the client in it, and its crash history for backoff. */
 interface Slot {
@@ -281,7 +280,7 @@ export class LspPool {
       maxOpenDocuments: lsp.maxOpenDocuments,
       logger: this.logger,
       languageIdOf: (file) => this.table.languageIdOf(language, file),
-      retryAfterSeconds: Math.ceil(this.backoffMs(slot.crashes.length + 1) / 1000),
+      retryAfterSeconds: () => this.retryAfterOf(slot),
       env: language.environment ? { ...process.env, ...(await language.environment({ cacheDir: this.cacheDir, env: process.env })) } : undefined,
     });
     if (slot.client) slot.restarts++;
@@ -289,7 +288,12 @@ export class LspPool {
     try {
       await client.start();
     } catch (error) {
-      if (!this.closed) this.recordCrash(slot, client.lastError ?? String(error), false);
+      if (this.closed) throw error;
+      this.recordCrash(slot, client.lastError ?? String(error), false);
+      // Said when the next start is allowed, now that it is known (the crash history may have aged since the client was made).
+      if (error instanceof PlumbError && error.code === 'server_unavailable') {
+        throw new PlumbError(error.code, error.message, { details: error.details, retryAfter: this.retryAfterOf(slot), cause: error.cause });
+      }
       throw error;
     }
     if (this.closed) {
@@ -322,7 +326,13 @@ export class LspPool {
   }
 
   private backoffMs(crashes: number): number {
-    return Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.max(0, crashes - 1));
+    const first = this.config.lsp.restartBackoffMs;
+    return Math.min(Math.max(MAX_BACKOFF_MS, first), first * 2 ** Math.max(0, crashes - 1));
+  }
+
+  /** Seconds until the slot's next start is allowed (the restart scheduled after a crash), at least 1. */
+  private retryAfterOf(slot: Slot): number {
+    return Math.max(1, Math.ceil((slot.retryAt - Date.now()) / 1000));
   }
 
   /** Some file of the language to open right after start, found breadth-first (dependencies and hidden dirs skipped). */

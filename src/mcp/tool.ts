@@ -5,6 +5,7 @@ import { isPlumbError } from '../errors.js';
 import { describeValidation } from '../http-errors.js';
 import type { Services } from '../services.js';
 import { toolSchema } from './schema.js';
+import { convertArguments } from '../whole-numbers.js';
 
 /**
  * One MCP tool as the server lists and calls it: made from an operation (src/operations/) by tools.ts.
@@ -41,9 +42,11 @@ export function toolListing(tool: PlumbTool, shared: TSchema[]): Tool {
 
 /** The arguments as the use case takes them, or the message the HTTP route gives for them. */
 export function checkArguments(tool: PlumbTool, args: unknown): { query: Static<TObject> } | { message: string } {
-  // Lenient like the HTTP querystring: a model that sends depth 2 for "2" or "5" for 5 is understood.
-  const converted = Value.Convert(tool.query, Value.Default(tool.query, Value.Clone(args ?? {})));
-  if (Value.Check(tool.query, converted)) return { query: converted };
+  // As the HTTP querystring is read: a model that sends depth 2 for "2" or "5" for 5 is understood; 2.7 or "0x10" for a limit is not.
+  const read = convertArguments(tool.query, Value.Default(tool.query, Value.Clone(args ?? {})));
+  if ('issue' in read) return { message: describeValidation([read.issue], 'querystring') };
+  const converted = read.value;
+  if (Value.Check(tool.query, converted)) return { query: converted as Static<TObject> };
   return { message: describeValidation([...Value.Errors(tool.query, converted)], 'querystring') };
 }
 

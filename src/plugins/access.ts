@@ -14,17 +14,21 @@ const OPEN_ROUTES = new Set(['/health']);
  * CORS stays off: plumb's clients are agents, curl and MCP clients, and /docs is same-origin.
  */
 export async function registerAccess(app: FastifyInstance, config: PlumbConfig): Promise<void> {
-  if (config.token) app.addHook('onRequest', bearerTokenCheck(config.token));
-  else if (isLoopback(config.host)) app.addHook('onRequest', loopbackGuard);
+  // The limiter first, as an instance hook ahead of the token check: wrong tokens are counted and
+  // limited like any request (a route-level limiter would run only after authentication passed).
   if (config.rateLimit.max > 0) {
     await app.register(rateLimit, {
+      global: false,
       max: config.rateLimit.max,
       timeWindow: config.rateLimit.windowMs,
       allowList: (request) => config.rateLimit.exemptLoopback && isLoopbackAddress(request.ip),
       errorResponseBuilder: (_request, context) =>
         new PlumbError('rate_limited', `Rate limit of ${context.max} requests per ${config.rateLimit.windowMs / 1000} s exceeded; retry in ${context.after}`),
     });
+    app.addHook('onRequest', app.rateLimit());
   }
+  if (config.token) app.addHook('onRequest', bearerTokenCheck(config.token));
+  else if (isLoopback(config.host)) app.addHook('onRequest', loopbackGuard);
 }
 
 /** Hashing first gives equal-length buffers, so timingSafeEqual never throws and the length leaks nothing. */

@@ -27,16 +27,24 @@ export async function getChildren(services: Services, options: ChildrenOptions):
   const file = services.workspace.resolveFile('file', options.file);
   const position: Position = { line: options.line, column: options.column };
   checkPosition(await readLines(file), position);
+  return services.heavy.run(() => childrenAt(services, file, position, options, started), options.signal);
+}
+
+async function childrenAt(services: Services, file: WorkspaceFile, position: Position, options: ChildrenOptions, started: number): Promise<ChildrenResponse> {
   const { language, nodes } = await loadDocumentSymbols(services, file, options.signal);
   const symbol = symbolAt(nodes, position);
   if (!symbol) {
     throw new PlumbError('no_symbol_at_position', `No symbol at ${file.relative}:${position.line}:${position.column} (parameters 'line' and 'column')`);
   }
   const maxDepth = options.depth === undefined ? 1 : options.depth === 'all' ? Infinity : Number(options.depth);
+  // Document order up to outline.maxSymbols; the rest within depth only counted.
+  const cap = services.config.outline.maxSymbols;
   const results: ChildSymbol[] = [];
+  let omittedSymbols = 0;
   const walk = (parent: SymbolNode, level: number): void => {
     for (const child of parent.children) {
-      results.push({ ...fieldsOf(child), parent: parent.name, depth: level });
+      if (results.length < cap) results.push({ ...fieldsOf(child), parent: parent.name, depth: level });
+      else omittedSymbols++;
       if (level < maxDepth) walk(child, level + 1);
     }
   };
@@ -64,6 +72,7 @@ export async function getChildren(services: Services, options: ChildrenOptions):
     depth: maxDepth === Infinity ? 'all' : maxDepth,
     results,
     hover,
+    ...(omittedSymbols > 0 ? { truncated: true, omittedSymbols } : {}),
     elapsedMs: elapsedMs(started),
   };
 }

@@ -2,6 +2,7 @@ import type { OutlineNode, OutlineQuery, OutlineResponse } from '../../schemas/o
 import type { Services } from '../services.js';
 import { loadDocumentSymbols, readLines, type SymbolNode } from './document-symbols.js';
 import { elapsedMs } from './elapsed.js';
+import { yieldToEventLoop } from '../semaphore.js';
 
 export interface OutlineOptions {
   file: string;
@@ -14,50 +15,79 @@ export function outlineOptionsFromQuery(query: OutlineQuery, signal?: AbortSigna
   return { file: query.file, displayCodeFor: query.display_code_for, depth: query.depth, signal };
 }
 
-/** A file's symbol tree from the language server, with the source of the symbols asked for. */
+/** Nodes visited between yields to the event loop while a large answer is chosen. */
+const CHUNK = 2000;
+
+/**
+ * A file's symbol tree from the language server, with the source of the symbols asked for. At most
+ * outline.maxSymbols symbols, chosen breadth first (top levels before what they nest); each kept symbol
+ * counts the descendants left out below it, and the answer the symbols left out in all.
+ */
 export async function getOutline(services: Services, options: OutlineOptions): Promise<OutlineResponse> {
   const started = performance.now();
   const file = services.workspace.resolveFile('file', options.file);
-  const { language, nodes } = await loadDocumentSymbols(services, file, options.signal);
-  const wanted = parseNameList(options.displayCodeFor);
-  const matches = new Map(wanted.map((path) => [path.join('.'), 0]));
-  const lines = wanted.length > 0 ? await readLines(file) : [];
+  return services.heavy.run(async () => {
+    const { language, nodes } = await loadDocumentSymbols(services, file, options.signal);
+    const wanted = parseNameList(options.displayCodeFor);
+    const matches = new Map(wanted.map((path) => [path.join('.'), 0]));
+    const lines = wanted.length > 0 ? await readLines(file) : [];
+    const depth = options.depth ?? Infinity;
+    const cap = services.config.outline.maxSymbols;
 
-  const convert = (node: SymbolNode, ancestors: string[], level: number): OutlineNode => {
-    const path = [...ancestors, node.name];
-    const out: OutlineNode = {
-      name: node.name,
-      kind: node.kind,
-      detail: node.detail,
-      line: node.selectionRange.start.line,
-      column: node.selectionRange.start.column,
-      range: node.range,
-      selectionRange: node.selectionRange,
-      children: [],
-    };
-    if (options.depth !== undefined && level >= options.depth) {
-      if (node.children.length > 0) out.omittedChildren = countDescendants(node);
-    } else {
-      out.children = node.children.map((child) => convert(child, path, level + 1));
-    }
-    for (const query of wanted) {
-      if (pathMatches(path, query)) {
-        out.symbolContent = wholeLines(lines, node);
-        matches.set(query.join('.'), (matches.get(query.join('.')) ?? 0) + 1);
+    // Breadth first within depth: which symbols the answer keeps, and how many there were in all.
+    const kept = new Set<SymbolNode>();
+    let withinDepth = 0;
+    let level = nodes;
+    for (let at = 1; at <= depth && level.length > 0; at++) {
+      const next: SymbolNode[] = [];
+      for (const node of level) {
+        withinDepth++;
+        if (kept.size < cap) kept.add(node);
+        if (at < depth) next.push(...node.children);
+        if (withinDepth % CHUNK === 0) await yieldToEventLoop();
       }
+      level = next;
     }
-    return out;
-  };
 
-  const results = nodes.map((node) => convert(node, [], 1));
-  return {
-    file: file.relative,
-    language,
-    source: 'lsp',
-    results,
-    ...(wanted.length > 0 ? { displayCodeFor: wanted.map((path) => ({ query: path.join('.'), matches: matches.get(path.join('.')) ?? 0 })) } : {}),
-    elapsedMs: elapsedMs(started),
-  };
+    const convert = (node: SymbolNode, ancestors: string[], at: number): OutlineNode => {
+      const path = [...ancestors, node.name];
+      const out: OutlineNode = {
+        name: node.name,
+        kind: node.kind,
+        detail: node.detail,
+        line: node.selectionRange.start.line,
+        column: node.selectionRange.start.column,
+        range: node.range,
+        selectionRange: node.selectionRange,
+        children: [],
+      };
+      let omitted = 0;
+      for (const child of node.children) {
+        if (at < depth && kept.has(child)) out.children.push(convert(child, path, at + 1));
+        else omitted += 1 + countDescendants(child);
+      }
+      if (omitted > 0) out.omittedChildren = omitted;
+      for (const query of wanted) {
+        if (pathMatches(path, query)) {
+          out.symbolContent = wholeLines(lines, node);
+          matches.set(query.join('.'), (matches.get(query.join('.')) ?? 0) + 1);
+        }
+      }
+      return out;
+    };
+
+    const results = nodes.filter((node) => kept.has(node)).map((node) => convert(node, [], 1));
+    const omittedSymbols = withinDepth - kept.size;
+    return {
+      file: file.relative,
+      language,
+      source: 'lsp',
+      results,
+      ...(wanted.length > 0 ? { displayCodeFor: wanted.map((path) => ({ query: path.join('.'), matches: matches.get(path.join('.')) ?? 0 })) } : {}),
+      ...(omittedSymbols > 0 ? { truncated: true, omittedSymbols } : {}),
+      elapsedMs: elapsedMs(started),
+    };
+  }, options.signal);
 }
 
 function countDescendants(node: SymbolNode): number {

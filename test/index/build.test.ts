@@ -141,3 +141,39 @@ t.test('closing during a build returns promptly and stops the parser threads', a
     t.ok(Date.now() - started < 5000, `closed ${Date.now() - started} ms after a ${delay} ms head start`);
   }
 });
+
+t.test('a file edited while plumb is stopped, same size and mtime restored, is parsed again on restart', async (t) => {
+  const root = tempDir(t);
+  const file = path.join(root, 'module.py');
+  writeFileSync(file, 'def original_name():\n    return 1\n');
+  writeFileSync(path.join(root, 'other.py'), 'def untouched():\n    return 2\n');
+  // A whole-second mtime, so setting it back is exact.
+  utimesSync(file, 1_700_000_000, 1_700_000_000);
+  const cacheDir = tempDir(t, 'plumb-cache-');
+  const first = await openIndex(t, root, cacheDir);
+  await first.build();
+  t.equal((await first.reader.search(exact('original_name'))).totalMatches, 1);
+  await first.close();
+
+  const { statSync } = await import('node:fs');
+  const before = statSync(file);
+  writeFileSync(file, 'def renamed_thing():\n    return 1\n');
+  utimesSync(file, 1_700_000_000, 1_700_000_000);
+  const after = statSync(file);
+  t.equal(after.size, before.size, 'same size');
+  t.equal(after.mtimeMs, before.mtimeMs, 'same mtime');
+
+  const second = await openIndex(t, root, cacheDir);
+  const summary = await second.build();
+  t.equal(summary.filesParsed, 1, 'the edited file is parsed');
+  t.equal(summary.filesReused, 1, 'the other is reused');
+  t.equal((await second.reader.search(exact('renamed_thing'))).totalMatches, 1, 'the new name is found');
+  t.equal((await second.reader.search(exact('original_name'))).totalMatches, 0, 'the old one is gone');
+  await second.close();
+
+  // Nothing changed since: the next restart hashes nothing and parses nothing.
+  const third = await openIndex(t, root, cacheDir);
+  const again = await third.build();
+  t.equal(again.filesParsed, 0);
+  t.equal(again.filesReused, 2);
+});

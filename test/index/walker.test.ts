@@ -44,3 +44,30 @@ t.test('watcher paths are judged like walked ones', async (t) => {
   t.equal(filter.acceptsPath(path.join(root, 'node_modules/x/a.js')), undefined);
   t.equal(filter.acceptsPath(path.join(root, 'README.md')), undefined);
 });
+
+t.test("Unreal's generated headers under Intermediate/ are indexed; the rest of Intermediate/ is not", async (t) => {
+  const root = tempDir(t);
+  const uht = 'Intermediate/Build/Linux/UnrealEditor/Inc/MyGame/UHT';
+  for (const file of [
+    'Source/MyGame/MyCharacter.h', `${uht}/MyCharacter.generated.h`, `${uht}/MyCharacter.gen.cpp`, `${uht}/MyGame.init.gen.cpp`,
+    'Intermediate/Build/Linux/UnrealEditor/Inc/MyGame/Legacy.generated.h', 'Intermediate/Build/Linux/UnrealEditor/Development/MyGame/Module.MyGame.cpp',
+    'Intermediate/ProjectFiles/Stub.h', 'Intermediate/Other.generated.h.bak', 'Intermediate/Build/Linux/x.generated.h',
+    'Plugins/Tool/Intermediate/Build/Win64/UnrealEditor/Inc/Tool/UHT/ToolWidget.generated.h', 'Plugins/Tool/Source/Tool/ToolWidget.h',
+  ]) write(root, file, '#pragma once\n');
+  // Unreal's own .gitignore leaves Intermediate/ out of git; the generated headers are still wanted.
+  write(root, '.gitignore', 'Binaries/\nIntermediate/\nSaved/\n');
+  const walk = await walkRoots([new RootFilter({ path: root, external: false }, { include: [], exclude: [], skip: [] })]);
+  t.same(walk.files.map((f) => f.stored), [
+    'Intermediate/Build/Linux/UnrealEditor/Inc/MyGame/Legacy.generated.h',
+    `${uht}/MyCharacter.generated.h`,
+    'Plugins/Tool/Intermediate/Build/Win64/UnrealEditor/Inc/Tool/UHT/ToolWidget.generated.h',
+    'Plugins/Tool/Source/Tool/ToolWidget.h',
+    'Source/MyGame/MyCharacter.h',
+  ]);
+  t.ok(walk.directories.every((d) => !d.includes(`${path.sep}ProjectFiles`) && !d.includes(`${path.sep}Development`)), 'the rest of Intermediate/ is not walked');
+  const filter = new RootFilter({ path: root, external: false }, { include: [], exclude: [], skip: [] });
+  t.equal(filter.acceptsPath(path.join(root, uht, 'New.generated.h')), 'cpp', 'a header the header tool writes later is picked up by the watcher');
+  t.equal(filter.acceptsPath(path.join(root, uht, 'New.gen.cpp')), undefined);
+  const excluded = new RootFilter({ path: root, external: false }, { include: [], exclude: ['Intermediate/'], skip: [] });
+  t.equal(excluded.acceptsPath(path.join(root, uht, 'MyCharacter.generated.h')), undefined, 'an explicit exclude still wins');
+});

@@ -42,3 +42,18 @@ t.test('a server that dies during initialize is left crashed after maxRestarts, 
   t.ok((error as PlumbError).retryAfter! >= 1, 'says when to retry');
   t.match(ctx.pool.status().find((server) => server.language === 'python'), { state: 'crashed', pid: null, lastError: /exited/ });
 });
+
+t.test('Retry-After is the wait until the restart actually scheduled, not a guess made when the server started', async (t) => {
+  // Crashes older than the window no longer count: the second start's backoff is the first's again.
+  const ctx = makePool(FLASK, { languages: { python: { command: '/bin/false', args: [] } }, lsp: { maxRestarts: 100, restartWindowMs: 1000, restartBackoffMs: 2000 } });
+  t.teardown(() => ctx.close());
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const failed = await ctx.documentSymbols('app.py').catch((caught: unknown) => caught);
+    t.match(failed, { code: 'server_unavailable' }, `attempt ${attempt} fails`);
+    t.equal((failed as PlumbError).retryAfter, 2, `attempt ${attempt}: the restart is 2 s away, and Retry-After says 2`);
+  }
+  const started = Date.now();
+  await ctx.documentSymbols('app.py').catch(() => undefined);
+  const waited = (Date.now() - started) / 1000;
+  t.ok(waited <= 2.5, `the next start came after ${waited.toFixed(1)} s, within what Retry-After said`);
+});

@@ -3,6 +3,7 @@ import path from 'node:path';
 import t from 'tap';
 import { REPO, startApp, tempDir } from '../helpers.js';
 import { connectHttp } from '../mcp/helpers.js';
+import { loadConfig } from '../../src/config.js';
 
 const TOKEN = 'a-test-token-of-enough-length-0123';
 const quiet = { index: { watch: false } };
@@ -77,4 +78,29 @@ t.test('plumb serve refuses a non-loopback address without a token unless told i
   });
   t.equal(run.status, 2);
   t.match(run.stderr, /refusing to listen on 0\.0\.0\.0 without a token.*--allow-unprotected/);
+});
+
+t.test('failed authentication is rate-limited too: the limiter runs before the token check', async (t) => {
+  const app = await startApp(t, tempDir(t), { ...quiet, token: TOKEN, rateLimit: { max: 3, exemptLoopback: false } });
+  const statuses: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const response = await app.inject({ url: '/status', remoteAddress: '203.0.113.7', headers: { authorization: `Bearer wrong-token-${i}-xxxxxxxxxxxxxxxx` } });
+    statuses.push(response.statusCode);
+  }
+  t.same(statuses, [401, 401, 401, 429, 429, 429], 'wrong tokens past the limit get 429');
+  const limited = await app.inject({ url: '/status', remoteAddress: '203.0.113.7', headers: { authorization: `Bearer ${TOKEN}` } });
+  t.equal(limited.statusCode, 429, 'the address stays limited for its window');
+  t.equal(limited.json().error.code, 'rate_limited');
+  const other = await app.inject({ url: '/status', remoteAddress: '198.51.100.1', headers: { authorization: `Bearer ${TOKEN}` } });
+  t.equal(other.statusCode, 200, 'another address is served');
+});
+
+t.test('PLUMB_TOKEN too short is reported as the environment variable, not plumb.json', async (t) => {
+  const root = tempDir(t);
+  t.throws(() => loadConfig({ root, env: { PLUMB_TOKEN: 'short' } }), { message: /PLUMB_TOKEN/ });
+  try {
+    loadConfig({ root, env: { PLUMB_TOKEN: 'short' } });
+  } catch (error) {
+    t.notMatch((error as Error).message, /plumb\.json/, 'no plumb.json is blamed');
+  }
 });
