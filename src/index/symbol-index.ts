@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { PlumbConfig } from '../config.js';
+import { languageById } from '../languages/index.js';
 import { isManifestFile, PackageResolver } from './manifests.js';
 import { ParsePool } from './parse-pool.js';
 import { SqliteSymbolStore } from './sqlite-store.js';
@@ -216,7 +217,7 @@ export class SymbolIndex {
       language: file.language,
       package: this.packageOf(file.absolute, file.root),
       external: file.root.external,
-      module: moduleOf(file.absolute, file.root.path, file.language, this.isPackage),
+      module: moduleOf(file.absolute, file.root.path, languageById(file.language), this.isPackage),
       symbols,
     };
   }

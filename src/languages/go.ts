@@ -1,10 +1,10 @@
-import type { LanguageDescriptor } from './types.js';
+/** Go: tree-sitter-go, gopls; a file's module is its directory (`net/http`). */
+import { go as syntax } from '../syntax/languages/go.js';
+import type { Language, ServerDescriptor } from './types.js';
 
-export const go: LanguageDescriptor = {
+export const gopls: ServerDescriptor = {
   id: 'go',
   name: 'Go',
-  extensions: ['.go'],
-  languageIds: {},
   defaultLanguageId: 'go',
   command: { kind: 'path', names: ['gopls'] },
   args: ['serve'],
@@ -12,4 +12,15 @@ export const go: LanguageDescriptor = {
   instances: 1,
   compileDatabase: false,
   readiness: { openFileOnStart: false, indexingProgressTitles: [] },
+};
+
+export const go: Language<'go'> = {
+  id: 'go',
+  name: 'Go',
+  extensions: ['.go'],
+  syntax,
+  server: gopls,
+  lspLanguageId: 'go',
+  modulePath: 'directory',
+  fence: 'go',
 };
