@@ -5,7 +5,8 @@
  */
 import { readFileSync, readdirSync, writeFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
-import { extractSymbols, syntaxLanguageOf } from '../src/syntax/index.js';
+import { extractSymbols } from '../src/syntax/index.js';
+import { languageById, languageOfPath } from '../src/languages/index.js';
 import type { ExtractedSymbol } from '../src/syntax/types.js';
 
 function files(dir: string, out: string[]): string[] {
@@ -19,7 +20,7 @@ function files(dir: string, out: string[]): string[] {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) files(full, out);
-    else if (entry.isFile() && syntaxLanguageOf(full)) out.push(full);
+    else if (entry.isFile() && languageOfPath(full)) out.push(full);
   }
   return out;
 }
@@ -34,7 +35,7 @@ let symbols = 0;
 for (const file of list) {
   const buffer = readFileSync(file);
   if (buffer.length > 4 * 1024 * 1024 || buffer.subarray(0, 8192).includes(0)) continue;
-  const result = await extractSymbols(syntaxLanguageOf(file) ?? 'c', buffer.toString('utf8'));
+  const result = await extractSymbols(languageOfPath(file) ?? languageById('c'), buffer.toString('utf8'));
   symbols += result.length;
   if (outIndex > 0) all[path.relative(root, file)] = result;
 }

@@ -21,8 +21,7 @@ import { MATCH_TIERS } from '../src/index/store.js';
 import { parseQuery } from '../src/index/ranking.js';
 import { LspPool } from '../src/lsp/pool.js';
 import { loadParser } from '../src/syntax/grammars.js';
-import { syntaxLanguageOf } from '../src/syntax/index.js';
-import { LANGUAGE_SPECS } from '../src/syntax/languages/index.js';
+import { languageOfPath } from '../src/languages/index.js';
 import { Workspace } from '../src/workspace.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -94,8 +93,7 @@ function ctagsWall(root: string, languages: string): { ms: number; cpuMs: number
 async function parseAlone(index: SymbolIndex, root: string): Promise<number> {
   const files = (await index.reader.indexedFiles()).map((file) => path.join(root, file));
   const parse = async (file: string): Promise<number> => {
-    const language = syntaxLanguageOf(file);
-    const spec = language && LANGUAGE_SPECS[language];
+    const spec = languageOfPath(file)?.syntax;
     if (!spec) return 0;
     const text = readFileSync(file, 'utf8');
     if (text.length > 4 * 1024 * 1024) return 0;

@@ -1,15 +1,11 @@
 /** Markdown renderings of declaration, members and counterpart answers: what an agent needs to act, ids included. */
 import type { CounterpartResponse, DeclarationResponse, Member, MembersResponse } from '../../schemas/navigation.js';
-import type { LanguageId } from '../syntax/types.js';
+import { languageById } from '../languages/index.js';
 import { displayKind } from '../kinds.js';
 import { fenced, markdownTable } from './markdown.js';
 
 const number = new Intl.NumberFormat('en-US');
 
-const FENCE_LANGUAGE: Record<LanguageId, string> = {
-  c: 'c', cpp: 'cpp', csharp: 'csharp', typescript: 'typescript', tsx: 'tsx', javascript: 'javascript',
-  python: 'python', go: 'go', java: 'java', rust: 'rust',
-};
 
 interface Envelope {
   results: unknown[];
@@ -63,7 +59,7 @@ export function declarationMarkdown(response: DeclarationResponse): string {
     const doc = firstLine(place.doc);
     if (doc) lines.push(`Doc: ${doc}`);
     if (place.snippet) {
-      lines.push(`Lines ${place.snippet.startLine}-${place.snippet.endLine}:`, fenced(place.snippet.text, FENCE_LANGUAGE[place.language]));
+      lines.push(`Lines ${place.snippet.startLine}-${place.snippet.endLine}:`, fenced(place.snippet.text, languageById(place.language).fence));
       if (place.snippet.omittedLines) lines.push(`(cut: ${plural(place.snippet.omittedLines, 'more line')} of this declaration not shown)`);
       else if (place.snippet.truncated) lines.push('(long lines clipped)');
     } else if (place.snippetError) {

@@ -6,8 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { LanguageId } from '../syntax/types.js';
-import { LANGUAGE_SPECS } from '../syntax/languages/index.js';
+import type { Language } from '../languages/index.js';
 import { isInside } from '../workspace.js';
 
 /** Whether a directory holds `__init__.py(i)`, cached for one pass over the tree. */
@@ -25,9 +24,9 @@ export function packageDirectoryCheck(): PackageDirectoryCheck {
   };
 }
 
-/** The module of `absolute` (a file inside `root`), or null when its language names none. */
-export function moduleOf(absolute: string, root: string, language: LanguageId, isPackage: PackageDirectoryCheck): string | null {
-  const rule = LANGUAGE_SPECS[language]?.modulePath;
+/** The module of `absolute` (a file inside `root`) by its language's rule (`modulePath` in src/languages/<id>.ts), or null when it has none. */
+export function moduleOf(absolute: string, root: string, language: Pick<Language, 'modulePath'> | undefined, isPackage: PackageDirectoryCheck): string | null {
+  const rule = language?.modulePath;
   if (!rule) return null;
   const directory = path.dirname(absolute);
   const segments: string[] = [];

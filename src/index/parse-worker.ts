@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
+import { languageById } from '../languages/index.js';
 import { extractSymbols } from '../syntax/index.js';
 import { contentHash } from './ids.js';
 import type { ParseTask, WorkerResult } from './parse-pool.js';
@@ -17,7 +18,9 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
     const hash = contentHash(content);
     if (hash === task.previousHash) return { id: task.id, outcome: 'unchanged', hash, size: content.length };
     if (content.length > MAX_PARSED_BYTES || looksBinary(content)) return { id: task.id, outcome: 'parsed', hash, size: content.length, symbolsJson: '[]' };
-    const symbols = await extractSymbols(task.language, content.toString('utf8'));
+    const language = languageById(task.language);
+    if (!language) return { id: task.id, outcome: 'failed', error: `no language '${task.language}' in LANGUAGES (src/languages/index.ts)` };
+    const symbols = await extractSymbols(language, content.toString('utf8'));
     return { id: task.id, outcome: 'parsed', hash, size: content.length, symbolsJson: JSON.stringify(symbols) };
   } catch (error) {
     return { id: task.id, outcome: 'failed', error: error instanceof Error ? error.message : String(error) };

@@ -17,7 +17,7 @@ import type {
 } from './store.js';
 import { COUNT_CAP } from './store.js';
 import type { LanguageId, Parameter } from '../syntax/types.js';
-import { LANGUAGE_SPECS } from '../syntax/languages/index.js';
+import { LANGUAGES } from '../languages/index.js';
 import { baseKey } from '../syntax/bases.js';
 
 /** Bump when the tables, or what the extractor stores in them, change: a mismatch rebuilds. */
@@ -698,8 +698,8 @@ function filterSql(filters: SymbolFilters, qualifier: string | undefined): SqlPa
 
 interface TierSql { from: string; where: string; params: SqlValue[] }
 
-/** The languages whose packages name what their modules hold (modulePath `python-package`), as an SQL list. */
-const PACKAGE_PREFIX_LANGUAGES = Object.entries(LANGUAGE_SPECS).filter(([, spec]) => spec.modulePath === 'python-package').map(([language]) => `'${language}'`).join(', ');
+/** The languages whose packages name what their modules hold (`packagePrefix` in src/languages/<id>.ts), as an SQL list. */
+const PACKAGE_PREFIX_LANGUAGES = LANGUAGES.filter((language) => language.packagePrefix).map((language) => `'${language.id}'`).join(', ');
 
 /** How many names hold a trigram, or have a first hump starting with a prefix: they choose a plan, never an answer. */
 interface NameStats {

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { PlumbConfig } from '../config.js';
+import { languageById } from '../languages/index.js';
 import { isManifestFile, PackageResolver } from './manifests.js';
 import { ParsePool } from './parse-pool.js';
 import { SqliteSymbolStore } from './sqlite-store.js';
@@ -15,7 +16,7 @@ import { moduleOf, packageDirectoryCheck, type PackageDirectoryCheck } from './m
 import { RootFilter, storedPath, walkRoot, walkRoots, type IndexRoot, type WalkedFile, type WalkResult } from './walker.js';
 import { DirectoryWatcher } from './watcher.js';
 import { isInside } from '../workspace.js';
-import { syntaxLanguageOf } from '../syntax/index.js';
+import { languageOfPath } from '../languages/index.js';
 
 export interface IndexProgress {
   state: 'building' | 'ready';
@@ -159,7 +160,7 @@ export class SymbolIndex {
     // The innermost root first: an extra root may lie inside the workspace.
     const filter = [...this.filters].sort((a, b) => b.root.path.length - a.root.path.length).find((f) => isInside(absolute, f.root.path));
     if (!filter) return undefined;
-    const accepted = filter.acceptsPath(absolute) !== undefined || (syntaxLanguageOf(absolute) === undefined && filter.acceptsDirectoryChain(path.dirname(absolute)));
+    const accepted = filter.acceptsPath(absolute) !== undefined || (languageOfPath(absolute)?.id === undefined && filter.acceptsDirectoryChain(path.dirname(absolute)));
     return accepted ? { stored: storedPath(filter.root, absolute), external: filter.root.external } : undefined;
   }
 
@@ -239,7 +240,7 @@ export class SymbolIndex {
       language: file.language,
       package: this.packageOf(file.absolute, file.root),
       external: file.root.external,
-      module: moduleOf(file.absolute, file.root.path, file.language, this.isPackage),
+      module: moduleOf(file.absolute, file.root.path, languageById(file.language), this.isPackage),
       symbols,
     };
   }

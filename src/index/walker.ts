@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { syntaxLanguageOf } from '../syntax/index.js';
+import { BUILTIN, type Languages } from '../languages/index.js';
 import type { LanguageId } from '../syntax/types.js';
 import { isInside } from '../workspace.js';
 
@@ -52,6 +52,8 @@ export interface FilterOptions {
   exclude: string[];
   /** Absolute paths never walked (plumb's own cache directory). */
   skip: string[];
+  /** The languages whose files are indexed, by extension (default: the built-in ones). */
+  languages?: Languages;
 }
 
 interface GitignoreRule {
@@ -65,6 +67,7 @@ export class RootFilter {
   private readonly include: Ignore | undefined;
   private readonly exclude: Ignore;
   private readonly skip: Set<string>;
+  private readonly languages: Languages;
   private readonly gitignores = new Map<string, Ignore | null>();
 
   constructor(root: IndexRoot, options: FilterOptions) {
@@ -72,6 +75,7 @@ export class RootFilter {
     this.include = options.include.length ? ignore().add(options.include) : undefined;
     this.exclude = ignore().add(options.exclude);
     this.skip = new Set(options.skip);
+    this.languages = options.languages ?? BUILTIN;
   }
 
   /** Whether a directory (absolute, inside the root) is walked. */
@@ -87,7 +91,8 @@ export class RootFilter {
 
   /** Whether a file (absolute, inside the root) is indexed, and as which language. */
   acceptsFile(absolute: string): LanguageId | undefined {
-    const language = syntaxLanguageOf(absolute);
+    // A language outside LANGUAGES (withLanguages) answers its own id.
+    const language = this.languages.forPath(absolute)?.id as LanguageId | undefined;
     if (!language) return undefined;
     const relative = this.relative(absolute);
     if (this.include && !this.include.ignores(relative)) return undefined;

@@ -1,12 +1,14 @@
-import type { LanguageDescriptor } from './types.js';
+/** C++: tree-sitter-cpp, clangd (shared with C). */
+import { cpp as syntax } from '../syntax/languages/cpp.js';
+import type { Language, ServerDescriptor } from './types.js';
 
-export const cpp: LanguageDescriptor = {
+/** clangd serves C and C++ (and Objective-C, which the index does not parse): one server, config key `languages.cpp`. */
+export const clangd: ServerDescriptor = {
   id: 'cpp',
   name: 'C/C++',
-  extensions: ['.c', '.h', '.cc', '.cpp', '.cxx', '.c++', '.hh', '.hpp', '.hxx', '.h++', '.inl', '.ipp', '.tcc', '.m', '.mm'],
-  // .h stays cpp: clangd decides C or C++ from the compile command, the languageId is only a hint.
-  languageIds: { '.c': 'c', '.m': 'objective-c', '.mm': 'objective-cpp' },
   defaultLanguageId: 'cpp',
+  // tree-sitter has no Objective-C grammar here, so .m/.mm are clangd's only: navigation works, search does not.
+  otherFiles: { '.m': 'objective-c', '.mm': 'objective-cpp' },
   command: { kind: 'path', names: ['clangd-19', 'clangd'] },
   args: [
     '--background-index',
@@ -20,4 +22,16 @@ export const cpp: LanguageDescriptor = {
   instances: 1,
   compileDatabase: true,
   readiness: { openFileOnStart: true, indexingProgressTitles: [] },
+};
+
+export const cpp: Language<'cpp'> = {
+  id: 'cpp',
+  name: 'C++',
+  // .h stays C++: clangd decides C or C++ from the compile command, the languageId is only a hint, and
+  // C++ headers far outnumber C ones in mixed trees.
+  extensions: ['.h', '.cc', '.cpp', '.cxx', '.c++', '.hh', '.hpp', '.hxx', '.h++', '.inl', '.ipp', '.tcc'],
+  syntax,
+  server: clangd,
+  lspLanguageId: 'cpp',
+  fence: 'cpp',
 };

@@ -1,12 +1,12 @@
+/** Go: tree-sitter-go, gopls; a file's module is its directory (`net/http`). */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { LanguageDescriptor } from './types.js';
+import { go as syntax } from '../syntax/languages/go.js';
+import type { Language, ServerDescriptor } from './types.js';
 
-export const go: LanguageDescriptor = {
+export const gopls: ServerDescriptor = {
   id: 'go',
   name: 'Go',
-  extensions: ['.go'],
-  languageIds: {},
   defaultLanguageId: 'go',
   // Debian's gopls is /usr/bin/gopls, on PATH.
   command: { kind: 'path', names: ['gopls'] },
@@ -32,3 +32,14 @@ async function goEnvironment({ cacheDir, env }: { cacheDir: string; env: NodeJS.
   await Promise.all([result.GOPATH, result.GOCACHE].filter(Boolean).map((dir) => mkdir(dir, { recursive: true }).catch(() => undefined)));
   return result;
 }
+
+export const go: Language<'go'> = {
+  id: 'go',
+  name: 'Go',
+  extensions: ['.go'],
+  syntax,
+  server: gopls,
+  lspLanguageId: 'go',
+  modulePath: 'directory',
+  fence: 'go',
+};

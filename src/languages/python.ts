@@ -1,10 +1,10 @@
-import type { LanguageDescriptor } from './types.js';
+/** Python: tree-sitter-python, pyright; modules named through `__init__.py` packages. */
+import { python as syntax } from '../syntax/languages/python.js';
+import type { Language, ServerDescriptor } from './types.js';
 
-export const python: LanguageDescriptor = {
+export const pyright: ServerDescriptor = {
   id: 'python',
   name: 'Python',
-  extensions: ['.py', '.pyi'],
-  languageIds: {},
   defaultLanguageId: 'python',
   command: { kind: 'node-script', package: 'pyright', script: 'langserver.index.js', display: 'pyright-langserver' },
   args: ['--stdio'],
@@ -22,4 +22,17 @@ export const python: LanguageDescriptor = {
   instances: 1,
   compileDatabase: false,
   readiness: { openFileOnStart: false, indexingProgressTitles: [], loadedLogPattern: /^Found \d+ source files?/ },
+};
+
+export const python: Language<'python'> = {
+  id: 'python',
+  name: 'Python',
+  extensions: ['.py', '.pyi'],
+  syntax,
+  server: pyright,
+  lspLanguageId: 'python',
+  modulePath: 'python-package',
+  // `flask.Flask`: packages re-export what their modules define.
+  packagePrefix: true,
+  fence: 'python',
 };

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { ConfigError, type PlumbConfig } from '../config.js';
-import { BUILTIN_LANGUAGES } from './index.js';
+import { BUILTIN_SERVERS } from './index.js';
 import type { LanguageDescriptor } from './types.js';
 
 /**
- * The built-in descriptors with config `languages.<id>` applied: any field overridden, `enabled: false`
+ * The built-in servers (collected from the language modules) with config `languages.<id>` applied: any field overridden, `enabled: false`
  * removes a language, an unknown id adds one (then `command` and `extensions` are required).
  */
-export function resolveLanguages(overrides: PlumbConfig['languages'], builtins: readonly LanguageDescriptor[] = BUILTIN_LANGUAGES): LanguageDescriptor[] {
+export function resolveLanguages(overrides: PlumbConfig['languages'], builtins: readonly LanguageDescriptor[] = BUILTIN_SERVERS): LanguageDescriptor[] {
   const byId = new Map(builtins.map((descriptor) => [descriptor.id, descriptor]));
   for (const [id, override] of Object.entries(overrides)) {
     const base = byId.get(id);

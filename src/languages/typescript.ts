@@ -1,13 +1,11 @@
-import type { LanguageDescriptor } from './types.js';
+/** TypeScript: tree-sitter-typescript, the native TypeScript 7 server (shared with TSX and JavaScript). */
+import { typescript as syntax } from '../syntax/languages/typescript.js';
+import type { Language, ServerDescriptor } from './types.js';
 
-export const typescript: LanguageDescriptor = {
+/** The TypeScript server takes TypeScript, TSX and JavaScript: one server, config key `languages.typescript`. */
+export const tsserver: ServerDescriptor = {
   id: 'typescript',
   name: 'TypeScript/JavaScript',
-  extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'],
-  languageIds: {
-    '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript', '.tsx': 'typescriptreact',
-    '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript', '.jsx': 'javascriptreact',
-  },
   defaultLanguageId: 'typescript',
   // The native TypeScript 7 server, spawned directly rather than through the bin/tsc Node shim.
   command: { kind: 'platform-binary', package: 'typescript', platformPackage: '@typescript/typescript-{platform}-{arch}', file: 'lib/tsc', display: 'tsc' },
@@ -16,4 +14,14 @@ export const typescript: LanguageDescriptor = {
   instances: 1,
   compileDatabase: false,
   readiness: { openFileOnStart: true, indexingProgressTitles: [] },
+};
+
+export const typescript: Language<'typescript'> = {
+  id: 'typescript',
+  name: 'TypeScript',
+  extensions: ['.ts', '.mts', '.cts'],
+  syntax,
+  server: tsserver,
+  lspLanguageId: 'typescript',
+  fence: 'typescript',
 };

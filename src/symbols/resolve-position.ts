@@ -13,7 +13,7 @@ import { PlumbError } from '../errors.js';
 import type { StoredSymbol } from '../index/store.js';
 import { fromLspRange, toLspPosition } from '../lsp/convert.js';
 import type { Services } from '../services.js';
-import { syntaxLanguageOf } from '../syntax/index.js';
+import { languageOfPath } from '../languages/index.js';
 import { identifierAt, sameFamily, wordAt, type IdentifierAt } from '../syntax/identifiers.js';
 import type { WorkspaceFile } from '../workspace.js';
 import { checkPosition } from './document-symbols.js';
@@ -38,9 +38,9 @@ export async function resolvePosition(services: Services, query: ResolveQuery, s
   const source = (await fileContents.text(file.absolute)) ?? '';
   const position: Position = { line: query.line, column: query.column };
   checkPosition(source.split(/\r?\n/), position);
-  const language = syntaxLanguageOf(file.absolute);
+  const language = languageOfPath(file.absolute)?.id;
   const identifier = language
-    ? await identifierAt(language, source, position, (parse) => sharedTrees.getOrParse(`${file.absolute}\u0000${fileContents.stamp(file.absolute)}`, parse))
+    ? await identifierAt(languageOfPath(file.absolute)?.syntax, source, position, (parse) => sharedTrees.getOrParse(`${file.absolute}\u0000${fileContents.stamp(file.absolute)}`, parse))
     : wordAt(source, position);
   if (!identifier) {
     throw new PlumbError('no_symbol_at_position', `No identifier at ${file.relative}:${position.line}:${position.column} (parameters 'line' and 'column'): point at a name`, {
@@ -144,7 +144,7 @@ async function fromIndex(services: Services, file: WorkspaceFile, identifier: Id
     throw new PlumbError('symbol_not_found', `Symbol '${identifier.name}' not found in the index (a local or a parameter is not indexed)`, { details: { symbol: identifier.name } });
   }
   const here = (await services.index.reader.symbolsInFile(file.relative))[0];
-  const language = syntaxLanguageOf(file.absolute);
+  const language = languageOfPath(file.absolute)?.id;
   const rank = (group: ResolvedSymbol): number => {
     const places = group.places;
     if (places.some((p) => p.file === file.relative)) return 0;

@@ -14,7 +14,7 @@ import type { StoredSymbol } from '../index/store.js';
 import type { LanguageId } from '../syntax/types.js';
 import { fromLspPosition, toLspPosition } from '../lsp/convert.js';
 import type { Services } from '../services.js';
-import { syntaxLanguageOf } from '../syntax/index.js';
+import { languageOfPath } from '../languages/index.js';
 import { sameFamily, scanOccurrences } from '../syntax/identifiers.js';
 import { classifyPositions, sharedTrees as trees, type UsageKind } from '../syntax/usage-kind.js';
 import type { WorkspaceFile } from '../workspace.js';
@@ -152,14 +152,14 @@ const READ_CONCURRENCY = 16;
 async function syntactic(services: Services, symbol: StoredSymbol, userOnly: boolean, reason: string, signal?: AbortSignal): Promise<Found> {
   const root = services.workspace.root;
   const files = (await services.index.reader.indexedFiles()).filter((stored) => {
-    const language = syntaxLanguageOf(stored);
+    const language = languageOfPath(stored)?.id;
     return language !== undefined && sameFamily(language, symbol.language) && (!userOnly || !path.isAbsolute(stored));
   });
   const needle = Buffer.from(symbol.name, 'utf8');
   const hits: Hit[] = [];
   const scan = (stored: string, absolute: string, bytes: Buffer | undefined): void => {
     if (!bytes || bytes.indexOf(needle) < 0) return;
-    const language = syntaxLanguageOf(stored)!;
+    const language = languageOfPath(stored)!.id;
     const external = path.isAbsolute(stored);
     for (const occurrence of scanOccurrences(language, decode(bytes), symbol.name)) hits.push({ file: stored, absolute, external, ...occurrence });
   };
@@ -254,9 +254,9 @@ async function describe(services: Services, page: Hit[], contextLines: number): 
 }
 
 async function usageKinds(absolute: string, stored: string, text: string, hits: Hit[]): Promise<UsageKind[]> {
-  const language = syntaxLanguageOf(stored);
+  const language = languageOfPath(stored);
   if (!language) return hits.map(() => 'other');
-  const tree = await trees.get(`${absolute}\u0000${fileContents.stamp(absolute)}`, language as LanguageId, () => text);
+  const tree = await trees.get(`${absolute}\u0000${fileContents.stamp(absolute)}`, language.syntax, () => text);
   return tree ? classifyPositions(tree, hits) : hits.map(() => 'other');
 }
 

@@ -12,7 +12,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import type { LanguageId } from './types.js';
 import { loadParser } from './grammars.js';
-import { LANGUAGE_SPECS } from './languages/index.js';
+import type { LanguageSpec } from './languages/spec.js';
 
 export interface Occurrence {
   /** 1-based line. */
@@ -105,8 +105,7 @@ export function isIdentifierNode(node: Node): boolean {
 const PARSE_BUDGET_MS = 2000;
 
 /** Parses a file's text with its language's grammar; null when the language has none or the parse gave up. The caller deletes the tree. */
-export async function parseSource(language: LanguageId, source: string): Promise<Tree | null> {
-  const spec = LANGUAGE_SPECS[language];
+export async function parseSource(spec: LanguageSpec | undefined, source: string): Promise<Tree | null> {
   if (!spec) return null;
   const parser = await loadParser(spec.grammar);
   const deadline = performance.now() + PARSE_BUDGET_MS + (source.length / 1_000_000) * 5000;
@@ -135,8 +134,8 @@ export interface IdentifierAt {
 }
 
 /** The name under a position, from the syntax tree (`cached` hands out a tree its cache keeps): null where there is no identifier (whitespace, a keyword, a literal, a comment). */
-export async function identifierAt(language: LanguageId, source: string, position: Occurrence, cached?: (parse: () => Promise<Tree | null>) => Promise<Tree | null>): Promise<IdentifierAt | null> {
-  const tree = cached ? await cached(() => parseSource(language, source)) : await parseSource(language, source);
+export async function identifierAt(spec: LanguageSpec | undefined, source: string, position: Occurrence, cached?: (parse: () => Promise<Tree | null>) => Promise<Tree | null>): Promise<IdentifierAt | null> {
+  const tree = cached ? await cached(() => parseSource(spec, source)) : await parseSource(spec, source);
   if (!tree) return wordAt(source, position);
   try {
     const node = identifierNodeAt(tree, position);

@@ -15,25 +15,17 @@
  * - C, C++, Go, Java and Rust function bodies that can hold none of those are blanked before
  *   parsing (languages/bodies.ts): ranges and signatures are the same, the parse is cheaper.
  */
-import { extname } from 'node:path';
 import type { ExtractedSymbol, LanguageId } from './types.js';
 import { aliasedBaseNames, importAliases } from './bases.js';
 import { extractFromTree } from './extract.js';
 import { loadParser } from './grammars.js';
-import { LANGUAGE_SPECS } from './languages/index.js';
+import type { LanguageSpec } from './languages/spec.js';
 
-const BY_EXTENSION: Record<string, LanguageId> = {
-  '.c': 'c',
-  '.h': 'cpp', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.c++': 'cpp', '.hpp': 'cpp', '.hh': 'cpp', '.hxx': 'cpp', '.h++': 'cpp', '.inl': 'cpp', '.ipp': 'cpp',
-  '.cs': 'csharp',
-  '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript',
-  '.tsx': 'tsx',
-  '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript', '.jsx': 'javascript',
-  '.py': 'python', '.pyi': 'python',
-  '.go': 'go',
-  '.java': 'java',
-  '.rs': 'rust',
-};
+/** What extraction needs of a language (src/languages/<id>.ts): its id, stored with each symbol, and its spec. */
+export interface SyntaxLanguage {
+  id: string;
+  syntax: LanguageSpec;
+}
 
 const PARSE_BUDGET_MS = 1500;
 
@@ -51,14 +43,9 @@ function addBaseAliases(language: LanguageId, source: string, symbols: Extracted
 }
 const PARSE_BUDGET_PER_MB_MS = 5000;
 
-/** The language a file is parsed as, by extension (`.h` counts as C++); undefined when none. */
-export function syntaxLanguageOf(filePath: string): LanguageId | undefined {
-  return BY_EXTENSION[extname(filePath).toLowerCase()];
-}
-
 /** Every symbol tree-sitter sees in `source`, in document order. Never throws on bad input. */
-export async function extractSymbols(language: LanguageId, source: string): Promise<ExtractedSymbol[]> {
-  const spec = LANGUAGE_SPECS[language];
+export async function extractSymbols(language: SyntaxLanguage, source: string): Promise<ExtractedSymbol[]> {
+  const spec = language?.syntax;
   if (!spec || typeof source !== 'string') return [];
   const parser = await loadParser(spec.grammar);
   // Editors and language servers drop a byte-order mark, so columns on line 1 must not count it.
@@ -80,8 +67,9 @@ export async function extractSymbols(language: LanguageId, source: string): Prom
   }
   if (!tree) return [];
   try {
-    const symbols = extractFromTree(tree, spec, language, prepared, source);
-    if (ALIASING.has(language)) addBaseAliases(language, source, symbols);
+    // A language outside LANGUAGES (a test's withLanguages) stores its own id.
+    const symbols = extractFromTree(tree, spec, language.id as LanguageId, prepared, source);
+    if (ALIASING.has(language.id as LanguageId)) addBaseAliases(language.id as LanguageId, source, symbols);
     return symbols;
   } catch {
     return [];

@@ -5,9 +5,9 @@
 import type { NormalizedKind } from '../kinds.js';
 import type { Range } from '../../schemas/common.js';
 
-/** Every language the index parses; LanguageId, the schemas' language enum and the extension map follow it. */
-export const LANGUAGE_IDS = ['c', 'cpp', 'csharp', 'typescript', 'tsx', 'javascript', 'python', 'go', 'java', 'rust'] as const;
-export type LanguageId = (typeof LANGUAGE_IDS)[number];
+/** A language the index parses; derived from the list of language modules (src/languages/index.ts). */
+export type { LanguageId } from '../languages/index.js';
+import type { LanguageId } from '../languages/index.js';
 
 export interface Parameter {
   name: string;

@@ -5,7 +5,7 @@
  * language are listed together: none of them means something else in another grammar.
  */
 import type { Node, Tree } from 'web-tree-sitter';
-import type { LanguageId } from './types.js';
+import type { LanguageSpec } from './languages/spec.js';
 import { identifierNodeAt, parseSource, type Occurrence } from './identifiers.js';
 
 export const USAGE_KINDS = ['call', 'read', 'write', 'import', 'type', 'inheritance', 'other'] as const;
@@ -91,8 +91,8 @@ export function classifyPositions(tree: Tree, positions: Occurrence[]): UsageKin
 }
 
 /** Parses and classifies; every position is `other` when the language has no grammar. */
-export async function classifySource(language: LanguageId, source: string, positions: Occurrence[]): Promise<UsageKind[]> {
-  const tree = await parseSource(language, source);
+export async function classifySource(spec: LanguageSpec | undefined, source: string, positions: Occurrence[]): Promise<UsageKind[]> {
+  const tree = await parseSource(spec, source);
   if (!tree) return positions.map(() => 'other');
   try {
     return classifyPositions(tree, positions);
@@ -134,8 +134,8 @@ export class TreeCache {
 
   constructor(private readonly capacity = 24) {}
 
-  get(key: string, language: LanguageId, source: () => string): Promise<Tree | null> {
-    return this.getOrParse(key, () => parseSource(language, source()));
+  get(key: string, spec: LanguageSpec | undefined, source: () => string): Promise<Tree | null> {
+    return this.getOrParse(key, () => parseSource(spec, source()));
   }
 
   getOrParse(key: string, parse: () => Promise<Tree | null>): Promise<Tree | null> {

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { moduleOf, packageDirectoryCheck } from '../../src/index/modules.js';
+import { languageById } from '../../src/languages/index.js';
 import { parseQuery } from '../../src/index/ranking.js';
 import { SymbolIndex } from '../../src/index/symbol-index.js';
 import { SqliteSymbolStore } from '../../src/index/sqlite-store.js';
@@ -17,15 +18,15 @@ const packages = (dirs: string[]) => (directory: string): boolean => dirs.includ
 
 t.test('moduleOf: Python packages, Go and Java directories, nothing for the rest', async (t) => {
   const flask = packages(['/ws/src/flask', '/ws/src/flask/json']);
-  t.same(moduleOf('/ws/src/flask/app.py', '/ws', 'python', flask), 'flask.app', 'up through __init__.py directories only');
-  t.same(moduleOf('/ws/src/flask/json/provider.py', '/ws', 'python', flask), 'flask.json.provider');
-  t.same(moduleOf('/ws/src/flask/__init__.py', '/ws', 'python', flask), 'flask', 'a package\'s __init__ is the package');
-  t.same(moduleOf('/ws/tools/run.py', '/ws', 'python', flask), 'run', 'a lone script is its own module');
-  t.same(moduleOf('/lib/flask/app.py', '/lib/flask', 'python', packages(['/lib/flask'])), 'flask.app', 'a root that is a package names itself');
-  t.same(moduleOf('/go/src/net/http/server.go', '/go/src', 'go', flask), 'net.http');
-  t.same(moduleOf('/go/src/net/http/server.go', '/go/src/net/http', 'go', flask), 'http', 'at the root: the root\'s name');
-  t.same(moduleOf('/jdk/java.base/java/util/HashMap.java', '/jdk/java.base', 'java', flask), 'java.util');
-  for (const language of ['cpp', 'typescript', 'rust', 'csharp'] as LanguageId[]) t.equal(moduleOf('/ws/a/b.x', '/ws', language, flask), null, language);
+  t.same(moduleOf('/ws/src/flask/app.py', '/ws', languageById('python'), flask), 'flask.app', 'up through __init__.py directories only');
+  t.same(moduleOf('/ws/src/flask/json/provider.py', '/ws', languageById('python'), flask), 'flask.json.provider');
+  t.same(moduleOf('/ws/src/flask/__init__.py', '/ws', languageById('python'), flask), 'flask', 'a package\'s __init__ is the package');
+  t.same(moduleOf('/ws/tools/run.py', '/ws', languageById('python'), flask), 'run', 'a lone script is its own module');
+  t.same(moduleOf('/lib/flask/app.py', '/lib/flask', languageById('python'), packages(['/lib/flask'])), 'flask.app', 'a root that is a package names itself');
+  t.same(moduleOf('/go/src/net/http/server.go', '/go/src', languageById('go'), flask), 'net.http');
+  t.same(moduleOf('/go/src/net/http/server.go', '/go/src/net/http', languageById('go'), flask), 'http', 'at the root: the root\'s name');
+  t.same(moduleOf('/jdk/java.base/java/util/HashMap.java', '/jdk/java.base', languageById('java'), flask), 'java.util');
+  for (const language of ['cpp', 'typescript', 'rust', 'csharp'] as LanguageId[]) t.equal(moduleOf('/ws/a/b.x', '/ws', languageById(language), flask), null, language);
 });
 
 t.test('packageDirectoryCheck looks for __init__.py once per directory', async (t) => {
@@ -36,7 +37,7 @@ t.test('packageDirectoryCheck looks for __init__.py once per directory', async (
   const isPackage = packageDirectoryCheck();
   t.equal(isPackage(path.join(dir, 'pkg')), true);
   t.equal(isPackage(dir), false);
-  t.same(moduleOf(path.join(dir, 'pkg/mod.py'), dir, 'python', isPackage), 'pkg.mod');
+  t.same(moduleOf(path.join(dir, 'pkg/mod.py'), dir, languageById('python'), isPackage), 'pkg.mod');
 });
 
 function symbol(name: string, qualifiedName: string, line: number, language: LanguageId): ExtractedSymbol {

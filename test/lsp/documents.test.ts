@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { DocumentSymbolRequest, SymbolKind } from 'vscode-languageserver-protocol';
-import { BUILTIN_LANGUAGES } from '../../src/languages/index.js';
+import { BUILTIN_SERVERS } from '../../src/languages/index.js';
 import { LanguageTable } from '../../src/languages/resolve.js';
 import { LspClient } from '../../src/lsp/client.js';
 import { resolveCommand } from '../../src/lsp/command.js';
@@ -28,7 +28,7 @@ t.test('a file changed on disk is re-synced before the next request on it', asyn
 
 t.test('documents past maxOpenDocuments are closed least recently used first, and reopen on demand', async (t) => {
   const workspace = new Workspace(root);
-  const table = new LanguageTable(BUILTIN_LANGUAGES);
+  const table = new LanguageTable(BUILTIN_SERVERS);
   const language = table.forPath('x.ts')!;
   const client = new LspClient({
     language,

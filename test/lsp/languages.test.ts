@@ -2,13 +2,13 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { ConfigError } from '../../src/config.js';
-import { BUILTIN_LANGUAGES } from '../../src/languages/index.js';
+import { BUILTIN_SERVERS } from '../../src/languages/index.js';
 import { LanguageTable, resolveLanguages } from '../../src/languages/resolve.js';
 import { lookupSection } from '../../src/lsp/client.js';
 import { findExecutable, resolveCommand } from '../../src/lsp/command.js';
 
 t.test('every built-in language maps its extensions to one descriptor', async (t) => {
-  const table = new LanguageTable(BUILTIN_LANGUAGES);
+  const table = new LanguageTable(BUILTIN_SERVERS);
   t.equal(table.forPath('/x/a.cpp')?.id, 'cpp');
   t.equal(table.forPath('/x/a.H')?.id, 'cpp', 'extensions match case-insensitively');
   t.equal(table.forPath('/x/a.tsx')?.id, 'typescript');
@@ -43,7 +43,7 @@ t.test('config adds a language that has a command and extensions', async (t) => 
 });
 
 t.test('the TypeScript server resolves to the native binary of this platform package', async (t) => {
-  const ts = BUILTIN_LANGUAGES.find((l) => l.id === 'typescript')!;
+  const ts = BUILTIN_SERVERS.find((l) => l.id === 'typescript')!;
   const resolved = resolveCommand(ts.command);
   t.ok(resolved, 'found');
   t.match(resolved!.executable, new RegExp(`@typescript/typescript-${process.platform}-${process.arch}/lib/tsc$`));
@@ -51,7 +51,7 @@ t.test('the TypeScript server resolves to the native binary of this platform pac
 });
 
 t.test('pyright runs its langserver script with this Node', async (t) => {
-  const python = BUILTIN_LANGUAGES.find((l) => l.id === 'python')!;
+  const python = BUILTIN_SERVERS.find((l) => l.id === 'python')!;
   const resolved = resolveCommand(python.command)!;
   t.equal(resolved.executable, process.execPath);
   t.equal(path.basename(resolved.prefixArgs[0]), 'langserver.index.js');

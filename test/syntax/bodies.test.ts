@@ -10,6 +10,7 @@ import { GO_BODIES } from '../../src/syntax/languages/go.js';
 import { JAVA_BODIES } from '../../src/syntax/languages/java.js';
 import { RUST_BODIES } from '../../src/syntax/languages/rust.js';
 import { extractSymbols } from '../../src/syntax/index.js';
+import { languageById } from '../../src/languages/index.js';
 
 /** The text of each blanked range. */
 function blanked(source: string, rules: BodyRules): string[] {
@@ -130,7 +131,7 @@ t.test('symbols come out the same with bodies blanked', async (t) => {
     '  Widget w;',
     '}',
   ].join('\n');
-  const symbols = await extractSymbols('cpp', source);
+  const symbols = await extractSymbols(languageById('cpp'), source);
   t.same(symbols.map((s) => `${s.kind} ${s.qualifiedName} ${s.range.start.line}-${s.range.end.line}`), [
     'function f 2-5',
     'struct f::Local 3-3',

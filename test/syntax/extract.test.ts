@@ -7,12 +7,15 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExtractedSymbol } from '../../src/syntax/types.js';
-import { extractSymbols, syntaxLanguageOf } from '../../src/syntax/index.js';
+import { extractSymbols } from '../../src/syntax/index.js';
+import { languageById, languageOfPath } from '../../src/languages/index.js';
+
+const syntaxLanguageOf = (file: string) => languageOfPath(file)?.id;
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'syntax');
 
 async function extractFixture(name: string): Promise<ExtractedSymbol[]> {
-  const language = syntaxLanguageOf(name);
+  const language = languageOfPath(name);
   if (!language) throw new Error(`no language for ${name}`);
   return extractSymbols(language, readFileSync(join(FIXTURES, name), 'utf8'));
 }
@@ -267,7 +270,7 @@ t.test('Rust: impl blocks give methods their type; traits have bounds as bases',
 t.test('CRLF files give the same symbols, positions and docs as LF files', async (t) => {
   for (const name of ['MyCharacter.h', 'unreal.h', 'out_of_line.cpp', 'decorators.py', 'overloads.ts', 'shapes.rs', 'Shapes.cs', 'server.go', 'Registry.java']) {
     const source = readFileSync(join(FIXTURES, name), 'utf8');
-    const language = syntaxLanguageOf(name)!;
+    const language = languageOfPath(name)!;
     const key = (s: ExtractedSymbol) => `${s.qualifiedName} ${s.kind} ${s.selectionRange.start.line}:${s.selectionRange.start.column} ${s.definition} ${s.signature} ${JSON.stringify(s.doc)}`;
     const lf = (await extractSymbols(language, source)).map(key);
     const crlf = (await extractSymbols(language, source.replace(/\n/g, '\r\n'))).map(key);
@@ -280,6 +283,8 @@ t.test('languages by extension', async (t) => {
   t.equal(syntaxLanguageOf('x.c'), 'c');
   t.equal(syntaxLanguageOf('X.HPP'), 'cpp');
   t.equal(syntaxLanguageOf('x.inl'), 'cpp');
+  t.equal(syntaxLanguageOf('x.tcc'), 'cpp', 'template implementation files are C++');
+  t.equal(syntaxLanguageOf('x.mm'), undefined, 'Objective-C is served by clangd only: no grammar indexes it');
   t.equal(syntaxLanguageOf('x.mts'), 'typescript');
   t.equal(syntaxLanguageOf('x.tsx'), 'tsx');
   t.equal(syntaxLanguageOf('x.jsx'), 'javascript');
@@ -297,7 +302,7 @@ t.test('an export macro wrapping the return type leaves the declarator its name 
     'extern NCURSES_EXPORT_VAR(WINDOW *) stdscr;',
     'extern NCURSES_EXPORT(int) doupdate (void);',
   ].join('\n');
-  const symbols = await extractSymbols('cpp', source);
+  const symbols = await extractSymbols(languageById('cpp'), source);
   t.same(symbols.map((s) => s.name), ['endwin', 'derwin', 'stdscr', 'doupdate']);
   t.match(only(symbols, 'endwin'), { kind: 'function', definition: false, returnType: 'int', selectionRange: { start: { line: 1, column: 28 } } });
   t.match(only(symbols, 'derwin'), { kind: 'function', returnType: 'WINDOW*' });
@@ -306,7 +311,7 @@ t.test('an export macro wrapping the return type leaves the declarator its name 
 t.test('a huge inferred type is clipped to one line in returnType and parameters', async (t) => {
   const members = Array.from({ length: 400 }, (_, i) => `  'icon-${i}': () => Promise<typeof icon${i}>;`).join('\n');
   const source = `declare const dynamicIconImports: {\n${members}\n};\nexport function take(options: {\n${members}\n}): void;\n`;
-  const symbols = await extractSymbols('typescript', source);
+  const symbols = await extractSymbols(languageById('typescript'), source);
   const icons = only(symbols, 'dynamicIconImports');
   t.ok(icons.returnType && icons.returnType.length <= 300 && icons.returnType.endsWith('…'), `returnType clipped (${icons.returnType?.length} characters)`);
   t.notMatch(icons.returnType ?? '', /\n/);

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractSymbols } from '../../src/syntax/index.js';
 import { GOOGLETEST as ROOT, requireCorpora } from '../corpora.js';
+import { languageById } from '../../src/languages/index.js';
 import { listFiles } from './recall.js';
 
 const FORWARD = /^\s*(?:template\s*<[^>]*>\s*)?(?:class|struct)\s+([A-Za-z_]\w*)\s*;/;
@@ -19,7 +20,7 @@ t.test('finds the forward declarations of googletest headers and flags no defini
   for (const file of listFiles(ROOT, ['.h'])) {
     const source = readFileSync(join(ROOT, file), 'utf8');
     const lines = source.split('\n');
-    const symbols = await extractSymbols('cpp', source);
+    const symbols = await extractSymbols(languageById('cpp'), source);
     lines.forEach((line, index) => {
       const match = FORWARD.exec(line);
       if (!match) return;

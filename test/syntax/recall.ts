@@ -6,7 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExtractedSymbol, LanguageId } from '../../src/syntax/types.js';
-import { extractSymbols, syntaxLanguageOf } from '../../src/syntax/index.js';
+import { extractSymbols } from '../../src/syntax/index.js';
+import { languageById, languageOfPath } from '../../src/languages/index.js';
 
 export interface Tag {
   name: string;
@@ -58,7 +59,7 @@ export async function measureRecall(root: string, files: string[], tags: Tag[], 
   let symbols = 0;
   let extractMs = 0;
   for (const file of files) {
-    const lang = language ?? syntaxLanguageOf(file);
+    const lang = language ? languageById(language) : languageOfPath(file);
     if (!lang) continue;
     const source = readFileSync(join(root, file), 'utf8');
     const started = performance.now();

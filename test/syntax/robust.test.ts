@@ -5,6 +5,7 @@ import t from 'tap';
 import { Worker } from 'node:worker_threads';
 import type { LanguageId } from '../../src/syntax/types.js';
 import { extractSymbols } from '../../src/syntax/index.js';
+import { languageById } from '../../src/languages/index.js';
 
 const LANGUAGES: LanguageId[] = ['c', 'cpp', 'csharp', 'typescript', 'tsx', 'javascript', 'python', 'go', 'java', 'rust'];
 
@@ -25,7 +26,7 @@ t.test('never throws on weird input, in any language', async (t) => {
   for (const language of LANGUAGES) {
     for (const [name, source] of Object.entries(WEIRD)) {
       const started = performance.now();
-      const symbols = await extractSymbols(language, source);
+      const symbols = await extractSymbols(languageById(language), source);
       const ms = performance.now() - started;
       t.ok(Array.isArray(symbols), `${language}: ${name} (${ms.toFixed(0)} ms)`);
     }
@@ -33,28 +34,30 @@ t.test('never throws on weird input, in any language', async (t) => {
 });
 
 t.test('keeps what it can from a file with a syntax error', async (t) => {
-  const symbols = await extractSymbols('typescript', 'export function good(): void {}\nclass Broken { method( {\nexport function alsoGood() {}\n');
+  const symbols = await extractSymbols(languageById('typescript'), 'export function good(): void {}\nclass Broken { method( {\nexport function alsoGood() {}\n');
   t.ok(symbols.some((s) => s.name === 'good'));
 });
 
 t.test('a byte-order mark does not shift columns', async (t) => {
-  const [symbol] = await extractSymbols('typescript', '\ufeffexport class A {}');
+  const [symbol] = await extractSymbols(languageById('typescript'), '\ufeffexport class A {}');
   t.same(symbol.selectionRange.start, { line: 1, column: 14 });
 });
 
 t.test('an unknown language gives nothing rather than an error', async (t) => {
-  t.same(await extractSymbols('cobol' as LanguageId, 'IDENTIFICATION DIVISION.'), []);
+  t.same(await extractSymbols(languageById('cobol')!, 'IDENTIFICATION DIVISION.'), []);
 });
 
 t.test('works in worker threads, several at once', async (t) => {
   const url = new URL('../../src/syntax/index.ts', import.meta.url).href;
+  const languagesUrl = new URL('../../src/languages/index.ts', import.meta.url).href;
   // The worker imports the TypeScript source through tsx, as the builder's workers will import the build.
   const code = `
     import { parentPort, workerData } from 'node:worker_threads';
     import { register } from 'tsx/esm/api';
     register();
     const { extractSymbols } = await import(workerData.url);
-    const symbols = await extractSymbols(workerData.language, workerData.source);
+    const { languageById } = await import(workerData.languagesUrl);
+    const symbols = await extractSymbols(languageById(workerData.language), workerData.source);
     parentPort.postMessage(symbols.map((s) => s.qualifiedName));
   `;
   const jobs: Array<[LanguageId, string, string[]]> = [
@@ -64,7 +67,7 @@ t.test('works in worker threads, several at once', async (t) => {
     ['rust', 'struct S; impl S { fn m(&self) {} }', ['S', 'S::m']],
   ];
   const results = await Promise.all(jobs.map(([language, source]) => new Promise<string[]>((resolve, reject) => {
-    const worker = new Worker(code, { eval: true, workerData: { url, language, source } });
+    const worker = new Worker(code, { eval: true, workerData: { url, languagesUrl, language, source } });
     worker.once('message', (names: string[]) => { resolve(names); void worker.terminate(); });
     worker.once('error', reject);
   })));

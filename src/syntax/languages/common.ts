@@ -91,3 +91,21 @@ export function containsWord(source: string, from: number, to: number, words: re
   const body = source.slice(from, to);
   return words.some((word) => body.includes(word));
 }
+
+/** Splits a list at commas outside brackets. */
+export function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '<' || c === '(' || c === '[' || c === '{') depth++;
+    else if ((c === '>' && text[i - 1] !== '=') || c === ')' || c === ']' || c === '}') depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(text.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start).trim());
+  return parts.filter(Boolean);
+}

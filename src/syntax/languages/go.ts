@@ -156,7 +156,6 @@ export const go: LanguageSpec = {
   prepare: (source) => blankBodies(source, GO_BODIES),
   grammar: 'go',
   separator: '.',
-  modulePath: 'directory',
   commentTypes: new Set(['comment']),
   declare,
   descend: new Set(['source_file']),

@@ -136,7 +136,6 @@ export const java: LanguageSpec = {
   grammar: 'java',
   prepare: (source) => blankBodies(source, JAVA_BODIES),
   separator: '.',
-  modulePath: 'directory',
   commentTypes: new Set(['block_comment', 'line_comment']),
   declare,
   descend: new Set(['program', 'enum_body_declarations']),

@@ -181,7 +181,6 @@ function isString(node: Node): boolean {
 export const python: LanguageSpec = {
   grammar: 'python',
   separator: '.',
-  modulePath: 'python-package',
   commentTypes: new Set(['comment']),
   // Python's documentation is the docstring; a comment above is no doc.
   isDocComment: () => false,

@@ -6,8 +6,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../types.js';
-import { compact, named, nestedDeclarations, type NestedSearch } from './common.js';
-import { splitTopLevel } from './typescript.js';
+import { compact, named, nestedDeclarations, splitTopLevel, type NestedSearch } from './common.js';
 import { blankBodies, type BodyRules } from './bodies.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
 

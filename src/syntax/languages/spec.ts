@@ -66,13 +66,6 @@ export interface LanguageSpec {
   grammar: string;
   /** Joins containers and name into qualifiedName. */
   separator: string;
-  /**
-   * How qualified search names a file's module, as users write it before a name: `python-package` is the
-   * dotted path through directories holding `__init__.py` (`flask/app.py` → `flask.app`, and its top-level
-   * names answer `flask.Flask` too); `directory` is the file's directory below its root (Go's
-   * `net/http/server.go` → `net.http`, Java's `java/util/HashMap.java` → `java.util`).
-   */
-  modulePath?: 'python-package' | 'directory';
   /** Node types that are comments. */
   commentTypes: ReadonlySet<string>;
   /** Whether a comment's text counts as documentation (default: any comment). */

@@ -5,7 +5,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../types.js';
-import { childOfType, compact, looksConstant, named, nestedDeclarations, stripAnnotation, type NestedSearch } from './common.js';
+import { childOfType, compact, looksConstant, named, nestedDeclarations, splitTopLevel, stripAnnotation, type NestedSearch } from './common.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
 
 const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
@@ -299,24 +299,6 @@ function parameters(list: Node | null, ctx: ExtractContext): Parameter[] {
 /** Text of a clause after its keyword (`extends A, B<C>` → `A, B<C>`). */
 function afterKeyword(ctx: ExtractContext, clause: Node): string {
   return compact(ctx, clause).replace(/^(extends|implements)\s+/, '');
-}
-
-/** Splits a list at commas outside brackets. */
-export function splitTopLevel(text: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '<' || c === '(' || c === '[' || c === '{') depth++;
-    else if ((c === '>' && text[i - 1] !== '=') || c === ')' || c === ']' || c === '}') depth--;
-    else if (c === ',' && depth === 0) {
-      parts.push(text.slice(start, i).trim());
-      start = i + 1;
-    }
-  }
-  parts.push(text.slice(start).trim());
-  return parts.filter(Boolean);
 }
 
 /** Keeps a short one-line value in the signature (`const X = 5`), cuts a long one at its start. */

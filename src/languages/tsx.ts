@@ -1,0 +1,14 @@
+/** TSX: tree-sitter-tsx, served by the TypeScript server. */
+import { tsx as syntax } from '../syntax/languages/typescript.js';
+import { tsserver } from './typescript.js';
+import type { Language } from './types.js';
+
+export const tsx: Language<'tsx'> = {
+  id: 'tsx',
+  name: 'TSX',
+  extensions: ['.tsx'],
+  syntax,
+  server: tsserver,
+  lspLanguageId: 'typescriptreact',
+  fence: 'tsx',
+};
