@@ -113,6 +113,7 @@ function track(child: ChildProcess): void {
 }
 
 const SHUTDOWN_WAIT_MS = 1500;
+const KILL_WAIT_MS = 15_000;
 /** The progress entry standing for a project still loading (readiness.loadedLogPattern). */
 const LOADING_TOKEN = '$plumb/loading';
 const LOST_GRACE_MS = 200;
@@ -438,7 +439,9 @@ export class LspClient {
       }
     }
     if (!(await withTimeout(this.exited.then(() => true), SHUTDOWN_WAIT_MS).catch(() => false))) this.kill();
-    await withTimeout(this.exited, SHUTDOWN_WAIT_MS).catch(() => {});
+    // SIGKILL cannot be refused: wait for the exit itself (a loaded machine may take seconds to report it),
+    // so a stopped pool leaves no process behind.
+    await withTimeout(this.exited, KILL_WAIT_MS).catch(() => {});
     this.state = 'stopped';
   }
 
