@@ -1,5 +1,5 @@
 /**
- * npx tsx bench/navigation.ts ROOT [--names N] [--rounds N] [--cache DIR]: /symbols/declaration and
+ * npx tsx bench/navigation.ts ROOT [--names N] [--rounds N] [--cache DIR] [--extra ROOT...]: /symbols/declaration and
  * /symbols/members as their use cases answer them (no HTTP), over ROOT's index (built or brought up to
  * date first, in plumb's cache unless --cache says otherwise). Declarations are asked by qualified name
  * (resolution included, context snippets read from disk); members by the type's id, with and without
@@ -26,7 +26,9 @@ if (!root) {
 const nameCount = Number(option('--names') ?? 100);
 const rounds = Number(option('--rounds') ?? 3);
 
-const config = validateConfig({ logLevel: 'silent', index: { watch: false }, ...(option('--cache') ? { cacheDir: option('--cache') } : {}) });
+// --extra ROOT (repeatable): extra roots, as the million-symbol index of npm run bench has them (its cache must see the same roots).
+const extraRoots = argv.flatMap((arg, i) => (arg === '--extra' && argv[i + 1] ? [argv[i + 1]] : []));
+const config = validateConfig({ logLevel: 'silent', index: { watch: false, extraRoots }, ...(option('--cache') ? { cacheDir: option('--cache') } : {}) });
 const services = await createServices({ root, config, logger: pino({ level: 'silent' }) as unknown as FastifyBaseLogger, startIndex: false });
 const built = performance.now();
 await services.index.build();

@@ -6,7 +6,10 @@
  *   3. /symbols over HTTP on it: p50/p99 latency and server time, req/s under load (autocannon);
  *   4. the language servers' own workspace/symbol latency for the same queries;
  *   5. the service's memory.
- * Flags: --skip-cold, --skip-million, --skip-lsp, --fresh (rebuild the million-symbol index from scratch).
+ *   6. the navigation operations, each next to the bare language-server request it wraps: declaration and
+ *      members (bench/navigation.ts), usages and resolve (bench/usages.ts), inheritors (bench/hierarchy.ts),
+ *      and whatever else bench/NAVIGATION_BENCHES lists; each also runs alone with npx tsx.
+ * Flags: --skip-cold, --skip-million, --skip-lsp, --skip-navigation, --fresh (rebuild the million-symbol index from scratch).
  * The million-symbol index is kept in $PLUMB_BENCH_CACHE (default <tmp>/plumb-bench) between runs.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -292,3 +295,23 @@ if (!args.has('--skip-million')) await millionIndex();
 if (!args.has('--skip-lsp')) await languageServers(indexes);
 for (const index of indexes.values()) await index.close();
 printTable();
+if (!args.has('--skip-navigation')) await navigationBenches();
+
+/** The navigation benches, one process each (they build their own indexes and servers), output as they print it. */
+async function navigationBenches(): Promise<void> {
+  const benches: Array<[string, string[]]> = [
+    ['navigation.ts', ['/usr/src/googletest']],
+    ['navigation.ts', [MILLION_ROOT, '--cache', path.join(BENCH_CACHE, 'million'), '--names', '100', ...MILLION_EXTRA.flatMap((root) => ['--extra', root])]],
+    ['usages.ts', []],
+    ['hierarchy.ts', []],
+  ];
+  for (const [script, scriptArgs] of benches) {
+    if (!existsSync(path.join(REPO, 'bench', script))) continue;
+    console.log(`\n## npx tsx bench/${script} ${scriptArgs.join(' ')}`);
+    await new Promise<void>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'bench', script), ...scriptArgs], { cwd: REPO, stdio: ['ignore', 'inherit', 'inherit'] });
+      child.on('exit', () => resolve());
+      child.on('error', () => resolve());
+    });
+  }
+}
