@@ -8,6 +8,7 @@ import type { Operation } from './operation.js';
 import { outlineOperation } from './outline.js';
 import { listPackagesOperation, packageSymbolsOperation } from './packages.js';
 import { searchSymbolsOperation } from './search-symbols.js';
+import { statementsOperation } from './statements.js';
 import { healthOperation, statusOperation } from './status.js';
 
 export const OPERATIONS: Operation[] = [
@@ -19,6 +20,7 @@ export const OPERATIONS: Operation[] = [
   childrenOperation,
   statusOperation,
   healthOperation,
+  statementsOperation,
 ];
 
 export { defineOperation, endpointOf, type Operation } from './operation.js';
