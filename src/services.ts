@@ -3,6 +3,7 @@ import { cacheDirectory, type PlumbConfig } from './config.js';
 import { Workspace } from './workspace.js';
 import { LspPool } from './lsp/pool.js';
 import { SymbolIndex } from './index/symbol-index.js';
+import { stopRegexRunner } from './syntax/statements/regex-runner.js';
 
 /**
  * What the use cases need, built once by createServices and handed to the routes (app.plumb),
@@ -44,7 +45,7 @@ export async function createServices(options: CreateServicesOptions): Promise<Se
     index,
     startedAt: Date.now(),
     close: async () => {
-      await Promise.all([lsp.shutdown(), index.close()]);
+      await Promise.all([lsp.shutdown(), index.close(), stopRegexRunner()]);
     },
   };
   // The first build runs in the background: answers meanwhile say they are partial.
