@@ -32,7 +32,7 @@ import { checkLimit, resolvePackageName } from './search.js';
 /** Results counted past the page before the search stops counting. */
 const COUNT_EXTRA = 1000;
 /** Time spent counting past a full page before the search stops counting. */
-const COUNT_BUDGET_MS = 250;
+const COUNT_BUDGET_MS = 50;
 /** Files larger than this are generated code or data: not searched (the index does not parse them either). */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 /** Files read at once. */

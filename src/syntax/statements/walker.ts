@@ -14,7 +14,7 @@
  * - depth 0 is a direct child of a method, function, lambda or class body (or of the file); each
  *   mapped node in between adds one.
  */
-import type { Node, Tree, TreeCursor } from 'web-tree-sitter';
+import { Query, type Node, type Parser, type Tree } from 'web-tree-sitter';
 import type { LanguageId } from '../../index/types.js';
 import { loadParser } from '../grammars.js';
 import { LANGUAGE_SPECS } from '../languages/index.js';
@@ -23,9 +23,6 @@ import { CALLABLE_SHORTS, STATEMENT_SHORTS, STRUCTURE_SHORTS, type ShortType, ty
 
 const PARSE_BUDGET_MS = 1500;
 const PARSE_BUDGET_PER_MB_MS = 5000;
-/** Generated code nests binary expressions thousands deep; nothing below this is walked. */
-const MAX_DEPTH = 400;
-const ROOT = '\u0000root';
 
 /** Whether the language has a statement table. */
 export function hasStatements(language: LanguageId): boolean {
@@ -48,52 +45,94 @@ export async function parseStatements(language: LanguageId, source: string): Pro
   }
   if (!tree) return null;
   try {
-    return walkTree(tree, spec, spec.statements, source);
+    return walkTree(tree, parser, spec, spec.statements, source);
   } finally {
     tree.delete();
   }
 }
 
-function walkTree(tree: Tree, spec: LanguageSpec, table: StatementTable, source: string): StatementFile {
+/** One query per grammar capturing every node type its table maps: one call into the parser per file. */
+const queries = new Map<string, Query>();
+
+function queryFor(parser: Parser, spec: LanguageSpec, table: StatementTable): Query {
+  let query = queries.get(spec.grammar);
+  if (!query) {
+    const language = parser.language!;
+    // C shares C++'s table: node types its grammar lacks are left out.
+    const types = Object.keys(table.types).filter((type) => language.idForNodeType(type, true) !== null);
+    query = new Query(language, `[${types.map((type) => `(${type})`).join(' ')}] @n`);
+    queries.set(spec.grammar, query);
+  }
+  return query;
+}
+
+function walkTree(tree: Tree, parser: Parser, spec: LanguageSpec, table: StatementTable, source: string): StatementFile {
   const nodes: StatementNode[] = [];
   const roots: number[] = [];
   const counts = new Map<string, number>();
-  const cursor = tree.walk();
 
-  const shortOf = (type: string, node: () => Node): ShortType | null => {
-    const entry = table.types[type];
+  const shortOf = (node: Node): ShortType | null => {
+    const entry = table.types[node.type];
     if (entry === undefined) return null;
-    return typeof entry === 'function' ? entry(node()) : entry;
+    return typeof entry === 'function' ? entry(node) : entry;
   };
 
   /** An expression statement wrapping only a control statement (Rust `if c {}`) stands for it. */
   const wrapsControl = (node: Node): boolean => {
-    let inner: Node | null = null;
-    for (const child of node.namedChildren) {
-      if (spec.commentTypes.has(child.type)) continue;
-      if (inner) return false;
-      inner = child;
-    }
-    if (!inner) return false;
-    const short = shortOf(inner.type, () => inner!);
+    if (node.namedChildCount !== 1) return false;
+    const inner = node.firstNamedChild;
+    const short = inner ? shortOf(inner) : null;
     return short !== null && short !== 'expression' && STATEMENT_SHORTS.has(short);
   };
 
-  const add = (short: ShortType, cur: TreeCursor, parent: number, statementPosition: boolean): number => {
+  /** Whether the node stands in a statement list (a collapsed wrapper stands for it). */
+  const inStatementPosition = (node: Node): boolean => {
+    let parent = node.parent;
+    if (parent && table.types[parent.type] === 'expression' && wrapsControl(parent)) parent = parent.parent;
+    return !parent || parent.parent === null || table.bodies.has(parent.type);
+  };
+
+  const captured = queryFor(parser, spec, table).captures(tree.rootNode).map((capture) => capture.node);
+  // Document order, outer before inner; a node with its parent's very range comes after it.
+  captured.sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex || depthOf(a) - depthOf(b));
+
+  /** Open kept nodes, outermost first: the parent of the next node is the innermost that holds it. */
+  const open: OpenNode[] = [];
+  let previousId = -1;
+  for (const node of captured) {
+    if (node.id === previousId) continue;
+    previousId = node.id;
+    while (open.length && !(open[open.length - 1].rawStart <= node.startIndex && node.endIndex <= open[open.length - 1].end)) open.pop();
+    let short = shortOf(node);
+    if (!short) continue;
+    const parentNode = open.length ? open[open.length - 1] : null;
+    if (short === 'block') {
+      if (!inStatementPosition(node)) continue;
+    } else if (short === 'local') {
+      let inCallable = false;
+      for (let i = open.length - 1; i >= 0; i--) {
+        if (STRUCTURE_SHORTS.has(open[i].short)) {
+          inCallable = CALLABLE_SHORTS.has(open[i].short);
+          break;
+        }
+      }
+      if (!inCallable) continue;
+    } else if (short === 'function' && parentNode?.short === 'class') short = 'method';
+    else if (short === 'expression' && wrapsControl(node)) continue;
+
     const index = nodes.length;
-    const parentNode = parent >= 0 ? nodes[parent] : null;
-    let start = cur.startIndex;
-    let startPosition = cur.startPosition;
+    const parent = parentNode ? parentNode.index : -1;
+    let start = node.startIndex;
+    let startPosition = node.startPosition;
     let name: string | null = null;
-    let headEnd = cur.endIndex;
+    let headEnd = node.endIndex;
     if (STRUCTURE_SHORTS.has(short) || short === 'call' || short === 'local') {
-      const node = cur.currentNode;
       name = nameOf(node, short, table, spec);
       if (STRUCTURE_SHORTS.has(short)) {
-        headEnd = node.childForFieldName('body')?.startIndex ?? cur.endIndex;
+        headEnd = node.childForFieldName('body')?.startIndex ?? node.endIndex;
         // Decorators, template heads and `export` belong to the declaration they wrap.
-        const wrapper = node.parent;
-        if (wrapper && spec.wrappers.has(wrapper.type) && short !== 'lambda') {
+        const wrapper = short === 'lambda' ? null : node.parent;
+        if (wrapper && spec.wrappers.has(wrapper.type)) {
           start = wrapper.startIndex;
           startPosition = wrapper.startPosition;
         }
@@ -108,12 +147,14 @@ function walkTree(tree: Tree, spec: LanguageSpec, table: StatementTable, source:
       namePosition = (counts.get(nameKey) ?? 0) + 1;
       counts.set(nameKey, namePosition);
     }
-    nodes.push({
+    const statement = STATEMENT_SHORTS.has(short) || ((short === 'call' || short === 'assignment') && inStatementPosition(node));
+    const entry: OpenNode = {
       index,
       short,
-      type: cur.nodeType,
+      type: node.type,
       start,
-      end: cur.endIndex,
+      end: node.endIndex,
+      rawStart: node.startIndex,
       line: startPosition.row + 1,
       column: startPosition.column + 1,
       name,
@@ -122,52 +163,28 @@ function walkTree(tree: Tree, spec: LanguageSpec, table: StatementTable, source:
       children: [],
       position,
       namePosition,
-      statement: STATEMENT_SHORTS.has(short) || ((short === 'call' || short === 'assignment') && statementPosition),
+      statement,
       depth: !parentNode || STRUCTURE_SHORTS.has(parentNode.short) ? 0 : parentNode.depth + 1,
-    });
+    };
+    nodes.push(entry);
     if (parentNode) parentNode.children.push(index);
     else roots.push(index);
-    return index;
-  };
-
-  /** Visits the cursor's node; `rawParent` is the grammar type it stands in (for the block rule). */
-  const visit = (parent: number, rawParent: string, inCallable: boolean, level: number): void => {
-    if (!cursor.nodeIsNamed || level > MAX_DEPTH) return;
-    const type = cursor.nodeType;
-    const statementPosition = rawParent === ROOT || table.bodies.has(rawParent);
-    let short = shortOf(type, () => cursor.currentNode);
-    if (short === 'block' && !statementPosition) short = null;
-    else if (short === 'local' && !inCallable) short = null;
-    else if (short === 'function' && parent >= 0 && nodes[parent].short === 'class') short = 'method';
-    let childRaw = type;
-    if (short === 'expression' && wrapsControl(cursor.currentNode)) {
-      short = null;
-      // The wrapped statement stands where the wrapper stood.
-      childRaw = rawParent;
-    }
-    let childParent = parent;
-    let childInCallable = inCallable;
-    if (short) {
-      childParent = add(short, cursor, parent, statementPosition);
-      if (CALLABLE_SHORTS.has(short)) childInCallable = true;
-      else if (short === 'class') childInCallable = false;
-    }
-    if (cursor.gotoFirstChild()) {
-      do visit(childParent, childRaw, childInCallable, level + 1);
-      while (cursor.gotoNextSibling());
-      cursor.gotoParent();
-    }
-  };
-
-  try {
-    if (cursor.gotoFirstChild()) {
-      do visit(-1, ROOT, false, 1);
-      while (cursor.gotoNextSibling());
-    }
-  } finally {
-    cursor.delete();
+    open.push(entry);
   }
+  for (const node of nodes as OpenNode[]) delete (node as Partial<OpenNode>).rawStart;
   return { nodes, roots, source, incomplete: tree.rootNode.hasError };
+}
+
+/** A node being built: `rawStart` is its own start (a decorated definition's `start` is its decorators'). */
+interface OpenNode extends StatementNode {
+  rawStart: number;
+}
+
+/** Distance from the root, only asked for nodes sharing one range. */
+function depthOf(node: Node): number {
+  let depth = 0;
+  for (let current = node.parent; current; current = current.parent) depth++;
+  return depth;
 }
 
 const CALLEE_FIELDS = ['function', 'name', 'macro', 'constructor', 'method'];
