@@ -4,6 +4,7 @@ import { Workspace } from './workspace.js';
 import { LspPool } from './lsp/pool.js';
 import { SymbolIndex } from './index/symbol-index.js';
 import { Semaphore } from './semaphore.js';
+import { stopRegexRunner } from './syntax/statements/regex-runner.js';
 
 /**
  * What the use cases need, built once by createServices and handed to the routes (app.plumb),
@@ -51,7 +52,7 @@ export async function createServices(options: CreateServicesOptions): Promise<Se
     stats: { requestsCancelled: 0 },
     heavy: new Semaphore(options.config.outline.concurrency),
     close: async () => {
-      await Promise.all([lsp.shutdown(), index.close()]);
+      await Promise.all([lsp.shutdown(), index.close(), stopRegexRunner()]);
     },
   };
   // The first build runs in the background: answers meanwhile say they are partial.

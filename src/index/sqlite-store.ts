@@ -12,6 +12,7 @@ import { VERSION } from '../version.js';
 import { symbolIds } from './ids.js';
 import { fuzzyMatches, fuzzyPattern, humpSegments, humpsOf, prefixEnd, queryHumps, rankOf } from './ranking.js';
 import type {
+  FileFilter, IndexedFileInfo,
   FileStamp, FileState, FileUpdate, MatchTier, PackageInfo, PackageRef, PackageSymbolsSpec, SearchHit, SearchPage, SearchSpec,
   StoreCounts, StoredSymbol, SymbolFilters, SymbolStore,
 } from './store.js';
@@ -351,6 +352,24 @@ export class SqliteSymbolStore implements SymbolStore {
 
   async indexedFiles(): Promise<string[]> {
     return this.statement('SELECT path FROM files ORDER BY path').pluck().all() as string[];
+  }
+
+  async indexedFileInfos(filter: FileFilter): Promise<IndexedFileInfo[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.packages?.length) {
+      where.push(`p.name IN (${filter.packages.map(() => '?').join(', ')})`);
+      params.push(...filter.packages);
+    }
+    if (filter.languages?.length) {
+      where.push(`f.language IN (${filter.languages.map(() => '?').join(', ')})`);
+      params.push(...filter.languages);
+    }
+    if (filter.userOnly) where.push('f.external = 0');
+    const rows = this.statement(`SELECT f.path, f.language, f.size, f.mtime, p.name AS package, p.path AS package_path, f.external
+      FROM files f JOIN packages p ON p.id = f.package_id ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY f.external, f.path`)
+      .raw().all(...params) as Array<[string, LanguageId, number, number, string, string, number]>;
+    return rows.map(([file, language, size, mtimeMs, pkg, packagePath, external]) => ({ file, language, size, mtimeMs, package: pkg, packagePath, external: external === 1 }));
   }
 
   async listPackages(): Promise<PackageInfo[]> {

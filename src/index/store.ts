@@ -132,6 +132,27 @@ export interface StoreCounts {
   symbols: number;
 }
 
+/** An indexed file with what /statements needs to read and name it. */
+export interface IndexedFileInfo {
+  /** Stored path (see StoredSymbol.file). */
+  file: string;
+  language: LanguageId;
+  size: number;
+  mtimeMs: number;
+  package: string;
+  /** The package's directory (root-relative, `.` for the root; absolute under an extra root). */
+  packagePath: string;
+  external: boolean;
+}
+
+export interface FileFilter {
+  /** Package names (already resolved to the names the store holds). */
+  packages?: string[];
+  languages?: LanguageId[];
+  /** true: workspace files only. */
+  userOnly?: boolean;
+}
+
 /**
  * The query side: only reads. Every use case (src/symbols/) gets this and nothing more.
  */
@@ -158,6 +179,8 @@ export interface SymbolReader {
   symbolsWithBase(name: string, limit: number): Promise<StoredSymbol[]>;
   /** Stored paths of every indexed file. */
   indexedFiles(): Promise<string[]>;
+  /** Indexed files with language, size, mtime and package, ordered by path (workspace files first). */
+  indexedFileInfos(filter: FileFilter): Promise<IndexedFileInfo[]>;
   listPackages(): Promise<PackageInfo[]>;
   /** Distinct package names equal to `name`, ignoring case (the caller prefers an exact one). */
   packageNamesLike(name: string): Promise<string[]>;

@@ -14,6 +14,7 @@ import { outlineOperation } from './outline.js';
 import { membersOperation } from './members.js';
 import { listPackagesOperation, packageSymbolsOperation } from './packages.js';
 import { searchSymbolsOperation } from './search-symbols.js';
+import { statementsOperation } from './statements.js';
 import { healthOperation, statusOperation } from './status.js';
 import { usagesOperation } from './usages.js';
 import { resolveOperation } from './resolve.js';
@@ -35,6 +36,7 @@ export const OPERATIONS: Operation[] = [
   implementationsOperation,
   usagesOperation,
   resolveOperation,
+  statementsOperation,
 ];
 
 export { defineOperation, endpointOf, type Operation } from './operation.js';

@@ -8,7 +8,7 @@ import type { Parameter } from '../types.js';
 import { childOfType, compact, named, nestedDeclarations, textWithout, type NestedSearch } from './common.js';
 import { blankBodies, type BodyRules } from './bodies.js';
 import { blankCppMacros } from './cpp-macros.js';
-import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
+import type { Draft, ExtractContext, LanguageSpec, Scope, StatementTable } from './spec.js';
 
 const TYPE_SPECIFIERS: Record<string, NormalizedKind> = {
   class_specifier: 'class',
@@ -382,6 +382,67 @@ function anonymousMembers(node: Node): Node[] | undefined {
   return type.childForFieldName('body')?.children;
 }
 
+/**
+ * /statements: C and C++ node types as short names. A function definition inside a class, or whose
+ * declarator is qualified (`void A::f() {}`), is a method; a class/struct/union without a body is a
+ * type reference, not a class; `goto` counts as a simple (`expression`) statement.
+ */
+const CPP_STATEMENTS: StatementTable = {
+  types: {
+    if_statement: 'if',
+    while_statement: 'while',
+    for_statement: 'for',
+    for_range_loop: 'foreach',
+    do_statement: 'do',
+    switch_statement: 'switch',
+    case_statement: 'case',
+    try_statement: 'try',
+    seh_try_statement: 'try',
+    catch_clause: 'catch',
+    seh_except_clause: 'catch',
+    compound_statement: 'block',
+    expression_statement: 'expression',
+    goto_statement: 'expression',
+    declaration: 'local',
+    return_statement: 'return',
+    co_return_statement: 'return',
+    co_yield_statement: 'return',
+    throw_statement: 'throw',
+    break_statement: 'break',
+    seh_leave_statement: 'break',
+    continue_statement: 'continue',
+    call_expression: 'call',
+    new_expression: 'call',
+    assignment_expression: 'assignment',
+    function_definition: (node) => (node.childForFieldName('body') ? (qualifiedDeclarator(node) ? 'method' : 'function') : null),
+    class_specifier: (node) => (node.childForFieldName('body') ? 'class' : null),
+    struct_specifier: (node) => (node.childForFieldName('body') ? 'class' : null),
+    union_specifier: (node) => (node.childForFieldName('body') ? 'class' : null),
+    lambda_expression: 'lambda',
+  },
+  bodies: new Set(['translation_unit', 'compound_statement', 'case_statement', 'declaration_list', 'labeled_statement']),
+  name: (node, short) => {
+    if (short === 'function' || short === 'method') return statementDeclarator(node);
+    if (short === 'call' && node.type === 'new_expression') return node.childForFieldName('type');
+    return undefined;
+  },
+};
+
+/** The innermost name of a function definition's declarator (`A::f` → `A::f`; the caller keeps the last segment). */
+function statementDeclarator(node: Node): Node | null {
+  let current: Node | null = node.childForFieldName('declarator');
+  for (let guard = 0; current && guard < 16; guard++) {
+    const inner = current.childForFieldName('declarator');
+    if (!inner) return current;
+    current = inner;
+  }
+  return current;
+}
+
+function qualifiedDeclarator(node: Node): boolean {
+  return statementDeclarator(node)?.type === 'qualified_identifier';
+}
+
 /** C and C++: a parenthesized head without class/struct/union/enum/namespace/extern at its top level. */
 export const CPP_BODIES: BodyRules = {
   directives: true,
@@ -402,6 +463,7 @@ export const cpp: LanguageSpec = {
   hidden: anonymousMembers,
   descend: DESCEND,
   wrappers: new Set(['template_declaration']),
+  statements: CPP_STATEMENTS,
 };
 
 export const c: LanguageSpec = { ...cpp, grammar: 'c' };

@@ -6,7 +6,7 @@ import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../types.js';
 import { childOfType, compact, named, nestedDeclarations, type NestedSearch } from './common.js';
-import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
+import type { Draft, ExtractContext, LanguageSpec, Scope, StatementTable } from './spec.js';
 
 const TYPES: Record<string, NormalizedKind> = {
   class_declaration: 'class',
@@ -143,6 +143,55 @@ function siblingScope(node: Node, scope: Scope, ctx: ExtractContext): Scope | un
   return { ...scope, containers: [...scope.containers, ...ctx.text(nameNode).split('.').map((part) => part.trim())], parentKind: 'namespace' };
 }
 
+/** /statements: C# node types as short names (`using`, `lock`, `fixed`, `checked`, `unsafe` blocks are `block`s). */
+const CSHARP_STATEMENTS: StatementTable = {
+  types: {
+    if_statement: 'if',
+    while_statement: 'while',
+    for_statement: 'for',
+    foreach_statement: 'foreach',
+    do_statement: 'do',
+    switch_statement: 'switch',
+    switch_expression: 'switch',
+    switch_section: 'case',
+    switch_expression_arm: 'case',
+    try_statement: 'try',
+    catch_clause: 'catch',
+    block: 'block',
+    using_statement: 'block',
+    lock_statement: 'block',
+    fixed_statement: 'block',
+    checked_statement: 'block',
+    unsafe_statement: 'block',
+    expression_statement: 'expression',
+    goto_statement: 'expression',
+    empty_statement: 'expression',
+    local_declaration_statement: 'local',
+    return_statement: 'return',
+    yield_statement: 'return',
+    throw_statement: 'throw',
+    break_statement: 'break',
+    continue_statement: 'continue',
+    invocation_expression: 'call',
+    object_creation_expression: 'call',
+    assignment_expression: 'assignment',
+    method_declaration: 'method',
+    constructor_declaration: 'method',
+    destructor_declaration: 'method',
+    operator_declaration: 'method',
+    conversion_operator_declaration: 'method',
+    local_function_statement: 'function',
+    class_declaration: 'class',
+    struct_declaration: 'class',
+    record_declaration: 'class',
+    interface_declaration: 'class',
+    lambda_expression: 'lambda',
+    anonymous_method_expression: 'lambda',
+  },
+  bodies: new Set(['compilation_unit', 'block', 'switch_section', 'global_statement', 'labeled_statement']),
+  name: (node, short) => (short === 'call' && node.type === 'object_creation_expression' ? node.childForFieldName('type') : undefined),
+};
+
 export const csharp: LanguageSpec = {
   grammar: 'c_sharp',
   separator: '.',
@@ -152,4 +201,5 @@ export const csharp: LanguageSpec = {
   siblingScope,
   descend: new Set(['compilation_unit', 'declaration_list', 'preproc_if', 'preproc_else', 'preproc_elif', 'preproc_region', 'global_statement']),
   wrappers: new Set(),
+  statements: CSHARP_STATEMENTS,
 };

@@ -7,7 +7,7 @@ import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../types.js';
 import { compact, looksConstant, named } from './common.js';
 import { blankBodies, type BodyRules } from './bodies.js';
-import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
+import type { Draft, ExtractContext, LanguageSpec, Scope, StatementTable } from './spec.js';
 
 function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
   switch (node.type) {
@@ -152,6 +152,52 @@ export const GO_BODIES: BodyRules = {
   keepWords: [],
 };
 
+/**
+ * /statements: Go node types as short names. `for x := range y` is a `foreach`, `for cond {}` and
+ * `for {}` a `while`, the three-clause form a `for`; every switch form and `select` are `switch`es
+ * with `case`s; `go`, `defer`, `x++`, sends and labels' targets are simple (`expression`) statements.
+ */
+const GO_STATEMENTS: StatementTable = {
+  types: {
+    if_statement: 'if',
+    for_statement: (node) => {
+      for (const child of node.namedChildren) {
+        if (child.type === 'range_clause') return 'foreach';
+        if (child.type === 'for_clause') return 'for';
+      }
+      return 'while';
+    },
+    expression_switch_statement: 'switch',
+    type_switch_statement: 'switch',
+    select_statement: 'switch',
+    expression_case: 'case',
+    type_case: 'case',
+    default_case: 'case',
+    communication_case: 'case',
+    block: 'block',
+    expression_statement: 'expression',
+    go_statement: 'expression',
+    defer_statement: 'expression',
+    inc_statement: 'expression',
+    dec_statement: 'expression',
+    send_statement: 'expression',
+    goto_statement: 'expression',
+    fallthrough_statement: 'expression',
+    short_var_declaration: 'local',
+    var_declaration: 'local',
+    const_declaration: 'local',
+    return_statement: 'return',
+    break_statement: 'break',
+    continue_statement: 'continue',
+    call_expression: 'call',
+    assignment_statement: 'assignment',
+    function_declaration: 'function',
+    method_declaration: 'method',
+    func_literal: 'lambda',
+  },
+  bodies: new Set(['source_file', 'block', 'statement_list', 'expression_case', 'type_case', 'default_case', 'communication_case', 'labeled_statement']),
+};
+
 export const go: LanguageSpec = {
   prepare: (source) => blankBodies(source, GO_BODIES),
   grammar: 'go',
@@ -160,4 +206,5 @@ export const go: LanguageSpec = {
   declare,
   descend: new Set(['source_file']),
   wrappers: new Set(),
+  statements: GO_STATEMENTS,
 };

@@ -7,7 +7,7 @@ import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../types.js';
 import { compact, named, nestedDeclarations, type NestedSearch } from './common.js';
 import { blankBodies, type BodyRules } from './bodies.js';
-import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
+import type { Draft, ExtractContext, LanguageSpec, Scope, StatementTable } from './spec.js';
 
 const TYPES: Record<string, NormalizedKind> = {
   class_declaration: 'class',
@@ -132,6 +132,52 @@ export const JAVA_BODIES: BodyRules = {
   keepPattern: /\bnew\b[^;]*?\)\s*\{/,
 };
 
+/** /statements: Java node types as short names (try-with-resources is a `try`, `synchronized` a `block`). */
+const JAVA_STATEMENTS: StatementTable = {
+  types: {
+    if_statement: 'if',
+    while_statement: 'while',
+    for_statement: 'for',
+    enhanced_for_statement: 'foreach',
+    do_statement: 'do',
+    switch_expression: 'switch',
+    switch_block_statement_group: 'case',
+    switch_rule: 'case',
+    try_statement: 'try',
+    try_with_resources_statement: 'try',
+    catch_clause: 'catch',
+    block: 'block',
+    synchronized_statement: 'block',
+    expression_statement: 'expression',
+    assert_statement: 'expression',
+    local_variable_declaration: 'local',
+    return_statement: 'return',
+    yield_statement: 'return',
+    throw_statement: 'throw',
+    break_statement: 'break',
+    continue_statement: 'continue',
+    method_invocation: 'call',
+    explicit_constructor_invocation: 'call',
+    object_creation_expression: 'call',
+    assignment_expression: 'assignment',
+    method_declaration: 'method',
+    constructor_declaration: 'method',
+    compact_constructor_declaration: 'method',
+    class_declaration: 'class',
+    interface_declaration: 'class',
+    enum_declaration: 'class',
+    record_declaration: 'class',
+    lambda_expression: 'lambda',
+  },
+  bodies: new Set(['program', 'block', 'constructor_body', 'switch_block_statement_group', 'labeled_statement']),
+  name: (node, short) => {
+    if (short !== 'call') return undefined;
+    if (node.type === 'object_creation_expression') return node.childForFieldName('type');
+    if (node.type === 'explicit_constructor_invocation') return node.childForFieldName('constructor');
+    return node.childForFieldName('name');
+  },
+};
+
 export const java: LanguageSpec = {
   grammar: 'java',
   prepare: (source) => blankBodies(source, JAVA_BODIES),
@@ -140,4 +186,5 @@ export const java: LanguageSpec = {
   declare,
   descend: new Set(['program', 'enum_body_declarations']),
   wrappers: new Set(),
+  statements: JAVA_STATEMENTS,
 };

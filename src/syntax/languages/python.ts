@@ -6,7 +6,7 @@ import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../types.js';
 import { compact, dedent, looksConstant, named } from './common.js';
-import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
+import type { Draft, ExtractContext, LanguageSpec, Scope, StatementTable } from './spec.js';
 
 function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
   switch (node.type) {
@@ -178,6 +178,47 @@ function isString(node: Node): boolean {
   return node.type === 'expression_statement' && node.namedChild(0)?.type === 'string';
 }
 
+/**
+ * /statements: Python node types as short names. `for x in y` is a `foreach`; `with` is a `block`;
+ * `raise` a `throw`; `except` a `catch`; `match`/`case` a `switch`/`case`; `pass`, `assert`, `del`,
+ * `global`, `nonlocal` and imports are simple (`expression`) statements; a `def` inside a class is a
+ * method (its decorators belong to it).
+ */
+const PYTHON_STATEMENTS: StatementTable = {
+  types: {
+    if_statement: 'if',
+    while_statement: 'while',
+    for_statement: 'foreach',
+    match_statement: 'switch',
+    case_clause: 'case',
+    try_statement: 'try',
+    except_clause: 'catch',
+    except_group_clause: 'catch',
+    with_statement: 'block',
+    expression_statement: 'expression',
+    pass_statement: 'expression',
+    assert_statement: 'expression',
+    delete_statement: 'expression',
+    global_statement: 'expression',
+    nonlocal_statement: 'expression',
+    import_statement: 'expression',
+    import_from_statement: 'expression',
+    print_statement: 'expression',
+    exec_statement: 'expression',
+    return_statement: 'return',
+    raise_statement: 'throw',
+    break_statement: 'break',
+    continue_statement: 'continue',
+    call: 'call',
+    assignment: 'assignment',
+    augmented_assignment: 'assignment',
+    function_definition: 'function',
+    class_definition: 'class',
+    lambda: 'lambda',
+  },
+  bodies: new Set(['module', 'block']),
+};
+
 export const python: LanguageSpec = {
   grammar: 'python',
   separator: '.',
@@ -190,4 +231,5 @@ export const python: LanguageSpec = {
     'finally_clause', 'with_statement', 'for_statement', 'while_statement', 'match_statement', 'case_clause',
   ]),
   wrappers: new Set(['decorated_definition']),
+  statements: PYTHON_STATEMENTS,
 };

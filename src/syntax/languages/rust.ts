@@ -8,7 +8,7 @@ import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../types.js';
 import { compact, named, nestedDeclarations, splitTopLevel, type NestedSearch } from './common.js';
 import { blankBodies, type BodyRules } from './bodies.js';
-import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
+import type { Draft, ExtractContext, LanguageSpec, Scope, StatementTable } from './spec.js';
 
 const TYPES: Record<string, NormalizedKind> = {
   struct_item: 'struct',
@@ -116,6 +116,48 @@ export const RUST_BODIES: BodyRules = {
   keepWords: NESTED_SEARCH.words,
 };
 
+/**
+ * /statements: Rust node types as short names. Rust's control flow is expressions: `if`, `match`
+ * (a `switch` with `case` arms), `loop` and `while` (`while`s), `for` (a `foreach`); an expression
+ * statement holding one of them is that statement; `let` is a `local`; a macro call (`println!`) a call.
+ */
+const RUST_STATEMENTS: StatementTable = {
+  types: {
+    if_expression: 'if',
+    while_expression: 'while',
+    loop_expression: 'while',
+    for_expression: 'foreach',
+    match_expression: 'switch',
+    match_arm: 'case',
+    block: 'block',
+    unsafe_block: 'block',
+    async_block: 'block',
+    const_block: 'block',
+    try_block: 'block',
+    expression_statement: 'expression',
+    let_declaration: 'local',
+    return_expression: 'return',
+    break_expression: 'break',
+    continue_expression: 'continue',
+    call_expression: 'call',
+    macro_invocation: 'call',
+    assignment_expression: 'assignment',
+    compound_assignment_expr: 'assignment',
+    function_item: (node) => (node.childForFieldName('body') ? 'function' : null),
+    struct_item: 'class',
+    enum_item: 'class',
+    trait_item: 'class',
+    impl_item: 'class',
+    closure_expression: 'lambda',
+  },
+  bodies: new Set(['source_file', 'block']),
+  name: (node, short) => {
+    if (short === 'call' && node.type === 'macro_invocation') return node.childForFieldName('macro');
+    if (node.type === 'impl_item') return node.childForFieldName('type');
+    return undefined;
+  },
+};
+
 export const rust: LanguageSpec = {
   prepare: (source) => blankBodies(source, RUST_BODIES),
   grammar: 'rust',
@@ -128,5 +170,6 @@ export const rust: LanguageSpec = {
   declare,
   descend: new Set(['source_file', 'declaration_list']),
   wrappers: new Set(['foreign_mod_item']),
+  statements: RUST_STATEMENTS,
   wrapperScope: (node, scope) => (node.type === 'foreign_mod_item' ? { ...scope, defining: false } : scope),
 };

@@ -5,6 +5,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../types.js';
+import type { ShortType } from '../statements/types.js';
 
 /** One declaration as a language module sees it; the walker turns it into an ExtractedSymbol. */
 export interface Draft {
@@ -61,7 +62,26 @@ export interface ExtractContext {
   namespaces: Set<string>;
 }
 
+/**
+ * How /statements reads the language: its grammar's node types mapped onto the short names one query
+ * uses across languages (src/syntax/statements/types.ts). Unmapped nodes are walked through, so a
+ * node's children in a path query are its nearest mapped descendants.
+ */
+export interface StatementTable {
+  /** Grammar node type → short name; a function decides from the node (null: walked through). */
+  types: Readonly<Record<string, ShortType | ((node: Node) => ShortType | null)>>;
+  /**
+   * Node types that hold a list of statements (blocks, statement lists, the file): a `block` standing
+   * directly in one is a statement of its own; elsewhere a block is the body of its parent and is walked through.
+   */
+  bodies: ReadonlySet<string>;
+  /** The name of a node where the defaults (the `name` field; a call's callee) do not find it. */
+  name?: (node: Node, short: ShortType) => Node | string | null | undefined;
+}
+
 export interface LanguageSpec {
+  /** What /statements maps this grammar's node types to. */
+  statements?: StatementTable;
   /** Grammar file stem in @repomix/tree-sitter-wasms (`tree-sitter-<grammar>.wasm`). */
   grammar: string;
   /** Joins containers and name into qualifiedName. */

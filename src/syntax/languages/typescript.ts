@@ -6,7 +6,7 @@ import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../types.js';
 import { childOfType, compact, looksConstant, named, nestedDeclarations, splitTopLevel, stripAnnotation, type NestedSearch } from './common.js';
-import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
+import type { Draft, ExtractContext, LanguageSpec, Scope, StatementTable } from './spec.js';
 
 const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
 const CLASS_VALUES = new Set(['class', 'class_expression']);
@@ -308,6 +308,54 @@ function shortValueEnd(value: Node | null, node: Node, ctx: ExtractContext): num
   return text.length <= 80 && !text.includes('\n') ? node.endIndex : value.startIndex;
 }
 
+/**
+ * /statements: TypeScript, TSX and JavaScript node types as short names. `for...of`/`for...in` are
+ * `foreach`es; `const`/`let`/`var` inside a function are `local`s; arrow functions and function
+ * expressions are `lambda`s; `new X()` is a call of `X`; `with` and class static blocks are `block`s.
+ */
+const TS_STATEMENTS: StatementTable = {
+  types: {
+    if_statement: 'if',
+    while_statement: 'while',
+    for_statement: 'for',
+    for_in_statement: 'foreach',
+    do_statement: 'do',
+    switch_statement: 'switch',
+    switch_case: 'case',
+    switch_default: 'case',
+    try_statement: 'try',
+    catch_clause: 'catch',
+    statement_block: 'block',
+    with_statement: 'block',
+    class_static_block: 'block',
+    expression_statement: 'expression',
+    debugger_statement: 'expression',
+    empty_statement: 'expression',
+    lexical_declaration: 'local',
+    variable_declaration: 'local',
+    return_statement: 'return',
+    throw_statement: 'throw',
+    break_statement: 'break',
+    continue_statement: 'continue',
+    call_expression: 'call',
+    new_expression: 'call',
+    assignment_expression: 'assignment',
+    augmented_assignment_expression: 'assignment',
+    function_declaration: 'function',
+    generator_function_declaration: 'function',
+    method_definition: 'method',
+    class_declaration: 'class',
+    abstract_class_declaration: 'class',
+    class: 'class',
+    arrow_function: 'lambda',
+    function_expression: 'lambda',
+    function: 'lambda',
+    generator_function: 'lambda',
+  },
+  bodies: new Set(['program', 'statement_block', 'switch_case', 'switch_default', 'labeled_statement']),
+  name: (node, short) => (short === 'call' && node.type === 'new_expression' ? node.childForFieldName('constructor') : undefined),
+};
+
 export const typescript: LanguageSpec = {
   grammar: 'typescript',
   separator: '.',
@@ -325,6 +373,7 @@ export const typescript: LanguageSpec = {
     return first?.type === 'call_expression' ? nestedDeclarations(ctx, node, NESTED_SEARCH) : undefined;
   },
   wrappers: new Set(['export_statement', 'ambient_declaration']),
+  statements: TS_STATEMENTS,
   wrapperScope: (node, scope) => (node.type === 'ambient_declaration' ? { ...scope, defining: false } : scope),
 };
 
