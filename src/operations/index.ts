@@ -2,6 +2,7 @@
  * Every operation plumb serves, in the order routes are registered and tools/list gives them.
  * One file per operation (or per pair that shares its schemas) in this directory.
  */
+import { calleesOperation, callersOperation } from './calls.js';
 import { childrenOperation } from './children.js';
 import { counterpartOperation } from './counterpart.js';
 import { declarationOperation } from './declaration.js';
@@ -14,6 +15,7 @@ import { outlineOperation } from './outline.js';
 import { membersOperation } from './members.js';
 import { listPackagesOperation, packageSymbolsOperation } from './packages.js';
 import { searchSymbolsOperation } from './search-symbols.js';
+import { docOperation, signatureOperation } from './signature.js';
 import { healthOperation, statusOperation } from './status.js';
 
 export const OPERATIONS: Operation[] = [
@@ -31,6 +33,10 @@ export const OPERATIONS: Operation[] = [
   inheritorsOperation,
   hierarchyOperation,
   implementationsOperation,
+  callersOperation,
+  calleesOperation,
+  signatureOperation,
+  docOperation,
 ];
 
 export { defineOperation, endpointOf, type Operation } from './operation.js';
