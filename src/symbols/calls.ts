@@ -80,6 +80,11 @@ export async function findCalls(services: Services, query: CallsQuery, direction
   if (server.state === 'answered' || server.state === 'indexing') {
     walk = await context.semantic(target, direction, depth, server);
   }
+  if (walk && server.state === 'answered') {
+    // clangd starts indexing once the first file is open: the answer came while it was indexing.
+    const after = await context.probe(target.symbol);
+    if (after.state === 'indexing') Object.assign(server, after);
+  }
   if (!walk) {
     precision = 'syntactic';
     walk = direction === 'incoming' ? await context.syntacticCallers(target, depth) : await context.syntacticCallees(target, depth);
@@ -234,9 +239,15 @@ class CallContext {
 
   private serverFailed(server: CallsServer, error: unknown, request: string): undefined {
     if (error instanceof PlumbError && error.details?.cancelled) throw error;
-    const unavailable = error instanceof PlumbError && error.code === 'server_unavailable';
+    const message = error instanceof Error ? error.message : String(error);
+    if (/method not found|unhandled method|not supported|unsupported/i.test(message)) {
+      server.state = 'unsupported';
+      server.reason = `the ${server.language} server does not serve ${request} (${message})`;
+      return undefined;
+    }
+    const unavailable = error instanceof PlumbError && error.code === 'server_unavailable' && !/failed/.test(message);
     server.state = unavailable ? 'unavailable' : 'failed';
-    server.reason = `the ${server.language} server could not answer ${request}: ${error instanceof Error ? error.message : String(error)}`;
+    server.reason = `the ${server.language} server could not answer ${request}: ${message}`;
     return undefined;
   }
 
