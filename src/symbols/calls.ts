@@ -188,6 +188,7 @@ class CallContext {
     }
     const walk: Walk = { found: [], omitted: 0, notes: [] };
     const seen = new Set<string>([itemKey(root)]);
+    const byKey = new Map<string, { entry: Found; depth: number; parentKey: string }>();
     let level: Array<{ item: CallHierarchyItem; via?: { id?: string; name: string } }> = [{ item: root }];
     for (let d = 1; d <= depth && level.length > 0; d++) {
       const next: typeof level = [];
@@ -207,6 +208,13 @@ class CallContext {
         const calls = (answers[i] ?? []).slice().sort((a, b) => itemOrder(a.item, b.item));
         for (const call of calls) {
           const key = itemKey(call.item);
+          const sitesUri = direction === 'incoming' ? call.item.uri : parent.uri;
+          // A server may list one function twice (one entry per call): its sites join the first entry.
+          const same = byKey.get(key);
+          if (same && same.depth === d && same.parentKey === itemKey(parent)) {
+            same.entry.sites.push(...call.ranges.map((r) => this.site(sitesUri, r)));
+            continue;
+          }
           // A function once, at its shallowest depth; the symbol itself (recursion) only at depth 1.
           if (seen.has(key) && !(d === 1 && key === itemKey(root))) continue;
           seen.add(key);
@@ -215,11 +223,13 @@ class CallContext {
             continue;
           }
           const mapped = await this.mapItem(call.item);
-          const sitesUri = direction === 'incoming' ? call.item.uri : parent.uri;
           const via = d > 1 ? viaOf(await this.mapItem(parent)) : undefined;
           const entry: Found = { key, node: mapped.node, symbol: mapped.symbol, item: call.item, sites: call.ranges.map((r) => this.site(sitesUri, r)), depth: d, ...(via ? { via } : {}) };
           walk.found.push(entry);
-          if (key !== itemKey(root)) next.push({ item: call.item, via });
+          byKey.set(key, { entry, depth: d, parentKey: itemKey(parent) });
+          // Library code (outside the workspace) is listed, not walked into.
+          const inWorkspace = this.services.workspace.pathOfUri(call.item.uri);
+          if (key !== itemKey(root) && inWorkspace && this.services.workspace.contains(inWorkspace)) next.push({ item: call.item });
         }
       }
       level = next;

@@ -108,9 +108,12 @@ export async function headOf(sources: SourceLines, symbol: StoredSymbol): Promis
   if (first > lines.length) return undefined;
   const last = Math.min(lines.length, symbol.range.end.line, first + HEAD_SCAN_LINES - 1);
   const text = lines.slice(first - 1, last).join('\n');
-  const end = headEnd(text, symbol.signature, Math.max(0, symbol.range.start.column - 1))
-    // Not found (a head with preprocessor lines, an odd signature): the lines up to the name's.
-    ?? lineEndOffset(text, Math.max(0, symbol.selectionRange.end.line - first));
+  const nameOffset = offsetOf(text, symbol.selectionRange.end.line - first, symbol.selectionRange.end.column - 1);
+  const matched = headEnd(text, symbol.signature);
+  // A signature clipped at its length cap, or one not found (a head with preprocessor lines): from the
+  // name on, up to the body's opening (`{`, `;`, Python's `:`) at bracket depth 0.
+  const end = matched && !matched.clipped ? matched.end
+    : scanToBody(text, Math.max(nameOffset, matched?.end ?? 0), symbol.language === 'python') ?? lineEndOffset(text, Math.max(0, symbol.selectionRange.end.line - first));
   let head = text.slice(0, end).replace(/[ \t]+$/gm, '').trimEnd();
   let headLines = head.split('\n');
   let truncated = false;
@@ -126,13 +129,13 @@ export async function headOf(sources: SourceLines, symbol: StoredSymbol): Promis
 }
 
 /** The offset in `text` right after the signature's last character, matching without whitespace; undefined when it does not match. */
-function headEnd(text: string, signature: string, startColumn: number): number | undefined {
-  let wanted = signature.endsWith('…') ? signature.slice(0, -1) : signature;
-  wanted = wanted.replace(/\s+/g, '');
+function headEnd(text: string, signature: string): { end: number; clipped: boolean } | undefined {
+  const clipped = signature.endsWith('…');
+  const wanted = (clipped ? signature.slice(0, -1) : signature).replace(/\s+/g, '');
   if (wanted === '') return undefined;
   const compact: string[] = [];
   const offsets: number[] = [];
-  for (let i = startColumn; i < text.length; i++) {
+  for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === ' ' || c === '\t' || c === '\n' || c === '\r') continue;
     compact.push(c);
@@ -141,13 +144,52 @@ function headEnd(text: string, signature: string, startColumn: number): number |
   const joined = compact.join('');
   for (const candidate of [wanted, wanted.replace(/^(type|const|var)(?=\w)/, '')]) {
     const at = joined.indexOf(candidate);
-    if (at >= 0) {
-      const end = offsets[at + candidate.length - 1] + 1;
-      // A signature clipped at its length cap ends its line.
-      return signature.endsWith('…') ? lineEndOffset(text, text.slice(0, end).split('\n').length - 1) : end;
-    }
+    if (at >= 0) return { end: offsets[at + candidate.length - 1] + 1, clipped };
   }
   return undefined;
+}
+
+/** Where a declaration's body opens after `from`: `{` or `;` (Python: `:`) outside brackets, strings and comments. */
+function scanToBody(text: string, from: number, python: boolean): number | undefined {
+  let depth = 0;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'" || c === '`') {
+      const triple = python && text.startsWith(c.repeat(3), i);
+      const close = triple ? text.indexOf(c.repeat(3), i + 3) : findClose(text, i + 1, c);
+      if (close < 0) return undefined;
+      i = triple ? close + 2 : close;
+    } else if (c === '#' && python) {
+      const eol = text.indexOf('\n', i);
+      if (eol < 0) return undefined;
+      i = eol;
+    } else if (c === '/' && text[i + 1] === '/' && !python) {
+      const eol = text.indexOf('\n', i);
+      if (eol < 0) return undefined;
+      i = eol;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      if (close < 0) return undefined;
+      i = close + 1;
+    } else if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth = Math.max(0, depth - 1);
+    else if (depth === 0 && (python ? c === ':' : c === '{' || c === ';')) return i;
+  }
+  return undefined;
+}
+
+function findClose(text: string, from: number, quote: string): number {
+  for (let i = from; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === quote) return i;
+    else if (text[i] === '\n' && quote !== '`') return -1;
+  }
+  return -1;
+}
+
+function offsetOf(text: string, lineIndex: number, column: number): number {
+  const start = lineIndex <= 0 ? 0 : lineEndOffset(text, lineIndex - 1) + 1;
+  return Math.min(text.length, start + Math.max(0, column));
 }
 
 function lineEndOffset(text: string, lineIndex: number): number {
