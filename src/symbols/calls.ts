@@ -88,6 +88,15 @@ export async function findCalls(services: Services, query: CallsQuery, direction
   if (!walk) {
     precision = 'syntactic';
     walk = direction === 'incoming' ? await context.syntacticCallers(target, depth) : await context.syntacticCallees(target, depth);
+  } else if (walk.found.length === 0 && direction === 'incoming') {
+    // A server sees the callers its project holds: the TypeScript server without a tsconfig.json covering the
+    // file knows only the open files and their imports. No caller at all is checked against the source.
+    const syntactic = await context.syntacticCallers(target, depth);
+    if (syntactic.found.length > 0) {
+      precision = 'syntactic';
+      server.reason = `the ${server.language} server found no callers, but calls of the name were found in the source (the server's project may not cover the files calling it)`;
+      walk = syntactic;
+    }
   }
 
   const all = walk.found;
