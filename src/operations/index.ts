@@ -1,7 +1,9 @@
 /**
- * Every operation plumb serves, in the order routes are registered and tools/list gives them.
+ * Every operation plumb serves, in the order routes are registered, tools/list gives them and
+ * docs/API.md describes them: finding by name first, then one symbol's navigation, then files and packages.
  * One file per operation (or per pair that shares its schemas) in this directory.
  */
+import { calleesOperation, callersOperation } from './calls.js';
 import { childrenOperation } from './children.js';
 import { counterpartOperation } from './counterpart.js';
 import { declarationOperation } from './declaration.js';
@@ -9,34 +11,39 @@ import { getSymbolOperation } from './get-symbol.js';
 import { hierarchyOperation } from './hierarchy.js';
 import { implementationsOperation } from './implementations.js';
 import { inheritorsOperation } from './inheritors.js';
+import { membersOperation } from './members.js';
 import type { Operation } from './operation.js';
 import { outlineOperation } from './outline.js';
-import { membersOperation } from './members.js';
 import { listPackagesOperation, packageSymbolsOperation } from './packages.js';
+import { resolveOperation } from './resolve.js';
 import { searchSymbolsOperation } from './search-symbols.js';
+import { docOperation, signatureOperation } from './signature.js';
 import { statementsOperation } from './statements.js';
 import { healthOperation, statusOperation } from './status.js';
 import { usagesOperation } from './usages.js';
-import { resolveOperation } from './resolve.js';
 
 export const OPERATIONS: Operation[] = [
   searchSymbolsOperation,
   getSymbolOperation,
+  declarationOperation,
+  resolveOperation,
+  usagesOperation,
+  membersOperation,
+  inheritorsOperation,
+  hierarchyOperation,
+  implementationsOperation,
+  callersOperation,
+  calleesOperation,
+  signatureOperation,
+  docOperation,
+  counterpartOperation,
+  statementsOperation,
   listPackagesOperation,
   packageSymbolsOperation,
   outlineOperation,
   childrenOperation,
   statusOperation,
   healthOperation,
-  declarationOperation,
-  membersOperation,
-  counterpartOperation,
-  inheritorsOperation,
-  hierarchyOperation,
-  implementationsOperation,
-  usagesOperation,
-  resolveOperation,
-  statementsOperation,
 ];
 
 export { defineOperation, endpointOf, type Operation } from './operation.js';

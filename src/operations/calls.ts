@@ -1,0 +1,64 @@
+import { CallsQuery, CallsResponse } from '../../schemas/calls.js';
+import { callsMarkdown } from '../format/calls.js';
+import { findCalls } from '../symbols/calls.js';
+import { defineOperation } from './operation.js';
+
+const COMMON = 'The symbol resolves like every symbol operation (a function, method or constructor; 409 with candidate ids when a name is ambiguous). `depth` 1 (default) to 3 walks further, each function once at its shallowest depth, with `via` (the function one level nearer); recursion cannot loop. Each result is the index symbol (with its id), or `indexed: false` for one the index does not hold (a library function outside the workspace, top-level code). Where the language\'s server cannot answer (none configured, not installed, failing, or without call hierarchy: `server` says which and why), the answer is syntactic, `precision: "syntactic"`.';
+
+export const callersOperation = defineOperation({
+  http: {
+    path: '/symbols/callers',
+    summary: 'Functions calling a function',
+    description: [
+      'Who calls this function (Rider\'s Ctrl+Alt+H, incoming): the language server\'s callHierarchy/incomingCalls (clangd, the TypeScript server, pyright, gopls), each caller with its call sites (file, line, column, the line\'s text).',
+      COMMON,
+      'The syntactic callers are the call expressions naming the function in the indexed files of its language, grouped by the symbol enclosing each call.',
+    ].join(' '),
+    tags: ['navigation'],
+    errors: [400, 404, 409],
+    example: '/symbols/callers?symbol=testing::internal::ParseGoogleTestFlagsOnly&depth=2',
+  },
+  tool: {
+    name: 'find_callers',
+    title: 'Find the callers of a function',
+    description: [
+      'Lists the functions and methods that call a function, with each call site (file, line, the line of code), across the workspace; depth 2 or 3 also lists their callers, with the chain (`via`).',
+      'Uses the language server\'s call hierarchy; where no server serves it, falls back to call expressions naming the function (marked syntactic: same-named functions are not told apart).',
+      'Use it before changing a function\'s signature or behaviour; find_callees goes the other way.',
+      'Example: {"symbol": "ParseGoogleTestFlagsOnly", "depth": 2}',
+    ].join(' '),
+  },
+  input: CallsQuery,
+  response: CallsResponse,
+  run: (services, query, signal) => findCalls(services, query, 'incoming', signal),
+  markdown: callsMarkdown,
+});
+
+export const calleesOperation = defineOperation({
+  http: {
+    path: '/symbols/callees',
+    summary: 'Functions a function calls',
+    description: [
+      'What this function calls (outgoing calls): the language server\'s callHierarchy/outgoingCalls, each callee with the call sites in the calling function.',
+      COMMON,
+      'The syntactic callees are the call expressions in the function\'s body, each name resolved through the index (the same file first, then the same package, then the same language); a name nothing resolves is listed with `indexed: false`.',
+    ].join(' '),
+    tags: ['navigation'],
+    errors: [400, 404, 409],
+    example: '/symbols/callees?symbol=Flask.full_dispatch_request',
+  },
+  tool: {
+    name: 'find_callees',
+    title: 'Find the functions a function calls',
+    description: [
+      'Lists the functions and methods a function calls, with each call site, resolved to their definitions where the index holds them; depth 2 or 3 follows the calls further.',
+      'Uses the language server\'s call hierarchy; where no server serves it, reads the call expressions of the body (marked syntactic).',
+      'Use it to understand what a function does before reading it whole; find_callers goes the other way.',
+      'Example: {"symbol": "full_dispatch_request", "containingType": "Flask"}',
+    ].join(' '),
+  },
+  input: CallsQuery,
+  response: CallsResponse,
+  run: (services, query, signal) => findCalls(services, query, 'outgoing', signal),
+  markdown: callsMarkdown,
+});

@@ -1,0 +1,532 @@
+/**
+ * GET /symbols/callers and /symbols/callees (find_callers, find_callees): the server's call hierarchy
+ * (prepare at the name, then incomingCalls/outgoingCalls, level by level up to `depth`), each caller or
+ * callee mapped to the index. Where no server answers (none for the language, not installed, failing, no
+ * callHierarchyProvider), a syntactic answer: callers are the call expressions naming the function in the
+ * indexed files of its language, callees the call expressions in its body resolved by name through the index.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  CallHierarchyIncomingCallsRequest, CallHierarchyOutgoingCallsRequest, CallHierarchyPrepareRequest, SymbolKind,
+  type CallHierarchyItem, type Range as LspRange,
+} from 'vscode-languageserver-protocol';
+import {
+  CALLS_DEPTH_MAX, CALLS_LIMIT_DEFAULT, CALLS_LIMIT_MAX,
+  type CallNode, type CallResult, type CallSite, type CallsQuery, type CallsResponse, type CallsServer,
+} from '../../schemas/calls.js';
+import type { Position } from '../../schemas/common.js';
+import { invalidParameter, PlumbError } from '../errors.js';
+import type { StoredSymbol } from '../index/store.js';
+import { fromLspPosition, toLspPosition } from '../lsp/convert.js';
+import type { Services } from '../services.js';
+import { callsIn, type CallHit } from '../syntax/calls.js';
+import { languageById, languageOfPath } from '../languages/index.js';
+import type { LanguageId } from '../syntax/types.js';
+import type { WorkspaceFile } from '../workspace.js';
+import { comparePositions, rangeHolds } from './document-symbols.js';
+import { elapsedMs } from './elapsed.js';
+import { listEnvelope, pageOf } from './envelope.js';
+import { A_CALLABLE, CALLABLE_KINDS, resolveOne, type ResolvedSymbol } from './resolve-symbol.js';
+import { checkLimit, partialOf, toIndexSymbol } from './search.js';
+import { SourceLines } from './source-lines.js';
+import { sameFamily } from './type-graph.js';
+
+export type Direction = 'incoming' | 'outgoing';
+
+/** Callers or callees one answer holds at most (every depth); past it they are counted in `omitted`. */
+const NODE_CAP = 1000;
+/** Server requests one answer makes at most (one per node expanded). */
+const REQUEST_BUDGET = 120;
+/** Server requests in flight at once. */
+const CONCURRENCY = 4;
+/** Syntactic fallback: files read for the name, files parsed, and the time it may take. */
+const SCAN_FILES_MAX = 50_000;
+const PARSE_FILES_MAX = 600;
+const SCAN_BUDGET_MS = 10_000;
+const READ_CONCURRENCY = 16;
+const FILE_BYTES_MAX = 4 * 1024 * 1024;
+
+interface Found {
+  key: string;
+  node: CallNode;
+  /** The index symbol behind the node, for expanding syntactically. */
+  symbol?: StoredSymbol;
+  item?: CallHierarchyItem;
+  sites: CallSite[];
+  depth: number;
+  via?: { id?: string; name: string };
+}
+
+interface Walk {
+  found: Found[];
+  omitted: number;
+  notes: string[];
+}
+
+export async function findCalls(services: Services, query: CallsQuery, direction: Direction, signal?: AbortSignal): Promise<CallsResponse> {
+  const started = performance.now();
+  const limit = checkLimit(query.limit, CALLS_LIMIT_MAX, CALLS_LIMIT_DEFAULT);
+  const offset = query.offset ?? 0;
+  if (!Number.isInteger(offset) || offset < 0) throw invalidParameter('offset', 'must be an integer of 0 or more');
+  const depth = query.depth ?? 1;
+  if (!Number.isInteger(depth) || depth < 1 || depth > CALLS_DEPTH_MAX) throw invalidParameter('depth', `must be an integer from 1 to ${CALLS_DEPTH_MAX}`);
+  const target = await resolveOne(services, query, A_CALLABLE);
+  const context = new CallContext(services, signal);
+
+  const server = await context.probe(target.symbol);
+  let walk: Walk | undefined;
+  let precision: 'semantic' | 'syntactic' = 'semantic';
+  if (server.state === 'answered' || server.state === 'indexing') {
+    walk = await context.semantic(target, direction, depth, server);
+  }
+  if (walk && server.state === 'answered') {
+    // clangd starts indexing once the first file is open: the answer came while it was indexing.
+    const after = await context.probe(target.symbol);
+    if (after.state === 'indexing') Object.assign(server, after);
+  }
+  if (!walk) {
+    precision = 'syntactic';
+    walk = direction === 'incoming' ? await context.syntacticCallers(target, depth) : await context.syntacticCallees(target, depth);
+  } else if (walk.found.length === 0 && direction === 'incoming') {
+    // A server sees the callers its project holds: the TypeScript server without a tsconfig.json covering the
+    // file knows only the open files and their imports. No caller at all is checked against the source.
+    const syntactic = await context.syntacticCallers(target, depth);
+    if (syntactic.found.length > 0) {
+      precision = 'syntactic';
+      server.reason = `the ${server.language} server found no callers, but calls of the name were found in the source (the server's project may not cover the files calling it)`;
+      walk = syntactic;
+    }
+  }
+
+  const all = walk.found;
+  const page = pageOf(all, offset, limit);
+  const results: CallResult[] = await Promise.all(page.map(async (entry) => ({
+    symbol: entry.node,
+    calls: await context.withText(entry.sites),
+    depth: entry.depth,
+    ...(entry.via ? { via: entry.via } : {}),
+  })));
+  const reasons = [
+    partialOf(services).reason,
+    server.state === 'indexing' ? `The ${server.language} server was still indexing: its answer may be incomplete${server.reason ? ` (${server.reason})` : ''}` : undefined,
+    precision === 'syntactic' ? `Syntactic: ${server.reason ?? 'no server answered'}; ${direction === 'incoming' ? 'callers are the call expressions naming it' : 'callees are the call expressions in its body, resolved by name'}, so functions sharing its name are not told apart` : undefined,
+    ...walk.notes,
+  ].filter((r): r is string => Boolean(r));
+  const partial = reasons.length > 0 && (server.state === 'indexing' || walk.notes.length > 0 || partialOf(services).partial === true);
+  return {
+    symbol: toIndexSymbol(target.symbol),
+    direction,
+    depth,
+    results,
+    ...listEnvelope({ limit, offset, totalMatches: all.length, returned: results.length }),
+    ...(partial ? { partial: true as const } : {}),
+    ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}),
+    source: precision === 'semantic' ? 'lsp' : 'index',
+    precision,
+    server,
+    omitted: walk.omitted,
+    elapsedMs: elapsedMs(started),
+  } as CallsResponse;
+}
+
+/** One answer's reads: the index's symbols per file, file texts, the calls each parsed file holds. */
+class CallContext {
+  private readonly fileSymbols = new Map<string, Promise<StoredSymbol[]>>();
+  private readonly texts = new Map<string, Promise<string | undefined>>();
+  private readonly parsed = new Map<string, Promise<CallHit[] | undefined>>();
+  private readonly sources: SourceLines;
+  private anchor: WorkspaceFile | undefined;
+  private requests = 0;
+  private inFlight = 0;
+  private readonly waiting: Array<() => void> = [];
+  private parses = 0;
+
+  constructor(private readonly services: Services, private readonly signal: AbortSignal | undefined) {
+    this.sources = new SourceLines(services);
+  }
+
+  // ---- the server ------------------------------------------------------------------------------
+
+  /** Whether the symbol's language server can answer call hierarchy requests, and if not why. */
+  async probe(symbol: StoredSymbol): Promise<CallsServer> {
+    const file = workspaceFile(this.services, symbol);
+    let language: string = symbol.language;
+    if (!file) return { language, state: 'unsupported', reason: `'${symbol.file}' lies outside the workspace, where no language server looks` };
+    try {
+      language = this.services.lsp.languageFor(file).name;
+    } catch {
+      return { language, state: 'unsupported', reason: `no language server is configured for ${symbol.language}` };
+    }
+    try {
+      const server = await this.services.lsp.serverFor(file, this.signal);
+      if (!server.capabilities?.callHierarchyProvider) return { language, state: 'unsupported', reason: `${server.name} does not serve call hierarchy (no callHierarchyProvider)` };
+      this.anchor = file;
+      return server.indexing ? { language, state: 'indexing', ...(server.progress ? { reason: server.progress } : {}) } : { language, state: 'answered' };
+    } catch (error) {
+      if (error instanceof PlumbError && error.details?.cancelled) throw error;
+      const unavailable = error instanceof PlumbError && error.code === 'server_unavailable';
+      return { language, state: unavailable ? 'unavailable' : 'failed', reason: `the ${language} server ${unavailable ? 'is not available' : 'failed'}: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+
+  /** The server's call hierarchy, breadth first; undefined (server marked failed) when it cannot answer. */
+  async semantic(target: ResolvedSymbol, direction: Direction, depth: number, server: CallsServer): Promise<Walk | undefined> {
+    const anchor = this.anchor!;
+    let root: CallHierarchyItem | undefined;
+    try {
+      for (const place of target.places) {
+        const file = workspaceFile(this.services, place);
+        if (!file) continue;
+        const items = await this.ask(() => this.services.lsp.request(file, CallHierarchyPrepareRequest.type, {
+          textDocument: { uri: this.services.workspace.uriOf(file.absolute) },
+          position: toLspPosition(place.selectionRange.start),
+        }, { signal: this.signal }));
+        if (items && items.length > 0) {
+          root = items[0];
+          break;
+        }
+      }
+    } catch (error) {
+      return this.serverFailed(server, error, 'callHierarchy/prepare');
+    }
+    if (!root) {
+      server.state = 'failed';
+      server.reason = `the ${server.language} server found no function at the name (callHierarchy/prepare answered nothing)`;
+      return undefined;
+    }
+    const walk: Walk = { found: [], omitted: 0, notes: [] };
+    const seen = new Set<string>([itemKey(root)]);
+    const byKey = new Map<string, { entry: Found; depth: number; parentKey: string }>();
+    let level: Array<{ item: CallHierarchyItem; via?: { id?: string; name: string } }> = [{ item: root }];
+    for (let d = 1; d <= depth && level.length > 0; d++) {
+      const next: typeof level = [];
+      const asked = level.slice(0, Math.max(0, REQUEST_BUDGET - this.requests));
+      if (asked.length < level.length) walk.notes.push(`${level.length - asked.length} functions at depth ${d - 1} were not expanded (a budget of ${REQUEST_BUDGET} server requests)`);
+      let answers;
+      try {
+        answers = await Promise.all(asked.map(({ item }) => this.expand(anchor, item, direction)));
+      } catch (error) {
+        if (d === 1) return this.serverFailed(server, error, direction === 'incoming' ? 'callHierarchy/incomingCalls' : 'callHierarchy/outgoingCalls');
+        if (error instanceof PlumbError && error.details?.cancelled) throw error;
+        walk.notes.push(`depth ${d} is incomplete: the server failed (${error instanceof Error ? error.message : String(error)})`);
+        break;
+      }
+      for (let i = 0; i < asked.length; i++) {
+        const parent = asked[i].item;
+        const calls = (answers[i] ?? []).slice().sort((a, b) => itemOrder(a.item, b.item));
+        for (const call of calls) {
+          const key = itemKey(call.item);
+          const sitesUri = direction === 'incoming' ? call.item.uri : parent.uri;
+          // A server may list one function twice (one entry per call): its sites join the first entry.
+          const same = byKey.get(key);
+          if (same && same.depth === d && same.parentKey === itemKey(parent)) {
+            same.entry.sites.push(...call.ranges.map((r) => this.site(sitesUri, r)));
+            continue;
+          }
+          // A function once, at its shallowest depth; the symbol itself (recursion) only at depth 1.
+          if (seen.has(key) && !(d === 1 && key === itemKey(root))) continue;
+          seen.add(key);
+          if (walk.found.length >= NODE_CAP) {
+            walk.omitted++;
+            continue;
+          }
+          const mapped = await this.mapItem(call.item);
+          const via = d > 1 ? viaOf(await this.mapItem(parent)) : undefined;
+          const entry: Found = { key, node: mapped.node, symbol: mapped.symbol, item: call.item, sites: call.ranges.map((r) => this.site(sitesUri, r)), depth: d, ...(via ? { via } : {}) };
+          walk.found.push(entry);
+          byKey.set(key, { entry, depth: d, parentKey: itemKey(parent) });
+          // Library code (outside the workspace) is listed, not walked into.
+          const inWorkspace = this.services.workspace.pathOfUri(call.item.uri);
+          if (key !== itemKey(root) && inWorkspace && this.services.workspace.contains(inWorkspace)) next.push({ item: call.item });
+        }
+      }
+      level = next;
+    }
+    if (walk.omitted > 0) walk.notes.push(`${walk.omitted} more functions past the cap of ${NODE_CAP} were left out`);
+    return walk;
+  }
+
+  private async expand(anchor: WorkspaceFile, item: CallHierarchyItem, direction: Direction): Promise<Array<{ item: CallHierarchyItem; ranges: LspRange[] }>> {
+    if (direction === 'incoming') {
+      const calls = await this.ask(() => this.services.lsp.request(anchor, CallHierarchyIncomingCallsRequest.type, { item }, { signal: this.signal }));
+      return (calls ?? []).map((c) => ({ item: c.from, ranges: c.fromRanges }));
+    }
+    const calls = await this.ask(() => this.services.lsp.request(anchor, CallHierarchyOutgoingCallsRequest.type, { item }, { signal: this.signal }));
+    return (calls ?? []).map((c) => ({ item: c.to, ranges: c.fromRanges }));
+  }
+
+  private serverFailed(server: CallsServer, error: unknown, request: string): undefined {
+    if (error instanceof PlumbError && error.details?.cancelled) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    if (/method not found|unhandled method|not supported|unsupported/i.test(message)) {
+      server.state = 'unsupported';
+      server.reason = `the ${server.language} server does not serve ${request} (${message})`;
+      return undefined;
+    }
+    const unavailable = error instanceof PlumbError && error.code === 'server_unavailable' && !/failed/.test(message);
+    server.state = unavailable ? 'unavailable' : 'failed';
+    server.reason = `the ${server.language} server could not answer ${request}: ${message}`;
+    return undefined;
+  }
+
+  private async ask<T>(run: () => Promise<T>): Promise<T> {
+    this.requests++;
+    while (this.inFlight >= CONCURRENCY) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.inFlight++;
+    try {
+      return await run();
+    } finally {
+      this.inFlight--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  /** The index symbol a server item names (its name holds the item's name position, else the innermost symbol holding it). */
+  private async mapItem(item: CallHierarchyItem): Promise<{ node: CallNode; symbol?: StoredSymbol }> {
+    const absolute = this.services.workspace.pathOfUri(item.uri);
+    const position = fromLspPosition(item.selectionRange.start);
+    if (!absolute) return { node: unindexed(item.name, kindName(item.kind), item.uri, position, true, item.detail) };
+    const inside = this.services.workspace.contains(absolute);
+    const stored = inside ? this.services.workspace.relative(absolute) : absolute;
+    const symbol = await this.symbolAt(stored, position, true);
+    if (symbol) return { node: toIndexSymbol(symbol), symbol };
+    return { node: unindexed(item.name, kindName(item.kind), stored, position, !inside, item.detail) };
+  }
+
+  private site(uri: string, range: LspRange): CallSite {
+    const absolute = this.services.workspace.pathOfUri(uri) ?? uri;
+    const file = this.services.workspace.contains(absolute) ? this.services.workspace.relative(absolute) : absolute;
+    const start = fromLspPosition(range.start);
+    return { file, line: start.line, column: start.column, text: null };
+  }
+
+  /** The call sites with their line text, trimmed. */
+  async withText(sites: CallSite[]): Promise<CallSite[]> {
+    return Promise.all(sites.map(async (site) => {
+      const read = await this.sources.read(site.file);
+      const line = 'lines' in read ? read.lines[site.line - 1] : undefined;
+      return { ...site, text: line === undefined ? null : clip(line.trim()) };
+    }));
+  }
+
+  /** The symbol of a file whose name holds the position (byName) or, failing that, the innermost holding it. */
+  private async symbolAt(file: string, position: Position, byName: boolean): Promise<StoredSymbol | undefined> {
+    let symbols = this.fileSymbols.get(file);
+    if (!symbols) {
+      symbols = this.services.index.reader.symbolsInFile(file);
+      this.fileSymbols.set(file, symbols);
+    }
+    const all = (await symbols).filter((s) => !s.forwardDeclaration);
+    if (byName) {
+      const named = all.find((s) => rangeHolds(s.selectionRange, position) && isCallable(s)) ?? all.find((s) => rangeHolds(s.selectionRange, position));
+      if (named) return named;
+    }
+    // The innermost function holding it, else the innermost symbol of any kind (a field's initializer, a class body).
+    return innermost(all.filter(isCallable), position) ?? innermost(all, position);
+  }
+
+  // ---- the syntactic fallback --------------------------------------------------------------------
+
+  /** Callers: call expressions naming the function in the indexed files of its language family, by enclosing symbol. */
+  async syntacticCallers(target: ResolvedSymbol, depth: number): Promise<Walk> {
+    const walk: Walk = { found: [], omitted: 0, notes: [] };
+    const started = performance.now();
+    const files = (await this.services.index.reader.indexedFiles()).filter((file) => {
+      const language = languageOfPath(file)?.id;
+      return language !== undefined && sameFamily(language, target.symbol.language);
+    });
+    if (files.length > SCAN_FILES_MAX) walk.notes.push(`only the first ${SCAN_FILES_MAX} of ${files.length} files were searched`);
+    const scanned = files.slice(0, SCAN_FILES_MAX);
+    const seen = new Set<string>(target.places.map((p) => p.id));
+    let level: Array<{ symbol: StoredSymbol; via?: { id?: string; name: string } }> = [{ symbol: target.symbol }];
+    for (let d = 1; d <= depth && level.length > 0; d++) {
+      const next: typeof level = [];
+      for (const { symbol: callee } of level) {
+        if (performance.now() - started > SCAN_BUDGET_MS) {
+          walk.notes.push(`the syntactic search stopped after ${SCAN_BUDGET_MS / 1000} s at depth ${d}`);
+          return walk;
+        }
+        const name = callName(callee);
+        const via = d > 1 ? { id: callee.id, name: callee.qualifiedName || callee.name } : undefined;
+        const byCaller = new Map<string, Found>();
+        for (const file of await this.filesMentioning(scanned, name, started)) {
+          const hits = await this.callsOf(file, walk);
+          for (const hit of hits ?? []) {
+            if (hit.name !== name) continue;
+            const caller = await this.symbolAt(file, { line: hit.line, column: hit.column }, false);
+            const key = caller ? caller.id : `${file}\u0000top`;
+            let entry = byCaller.get(key);
+            if (!entry) {
+              const node: CallNode = caller ? toIndexSymbol(caller) : unindexed('(top level)', 'module', file, { line: 1, column: 1 }, path.isAbsolute(file));
+              entry = { key, node, symbol: caller, sites: [], depth: d, ...(via ? { via } : {}) };
+              byCaller.set(key, entry);
+            }
+            entry.sites.push({ file, line: hit.line, column: hit.column, text: null });
+          }
+        }
+        for (const entry of byCaller.values()) {
+          if (seen.has(entry.key) && !(d === 1 && target.places.some((p) => p.id === entry.key))) continue;
+          seen.add(entry.key);
+          if (walk.found.length >= NODE_CAP) {
+            walk.omitted++;
+            continue;
+          }
+          walk.found.push(entry);
+          if (entry.symbol && isCallable(entry.symbol) && !target.places.some((p) => p.id === entry.key)) next.push({ symbol: entry.symbol, via });
+        }
+      }
+      level = next;
+    }
+    if (walk.omitted > 0) walk.notes.push(`${walk.omitted} more callers past the cap of ${NODE_CAP} were left out`);
+    return walk;
+  }
+
+  /** Callees: the call expressions in the function's body, each name resolved through the index. */
+  async syntacticCallees(target: ResolvedSymbol, depth: number): Promise<Walk> {
+    const walk: Walk = { found: [], omitted: 0, notes: [] };
+    const seen = new Set<string>(target.places.map((p) => p.id));
+    if (!target.symbol.definition) walk.notes.push(`'${target.symbol.qualifiedName}' has no body in the index (a declaration only): no calls to read`);
+    let level: Array<{ symbol: StoredSymbol; via?: { id?: string; name: string } }> = target.symbol.definition ? [{ symbol: target.symbol }] : [];
+    for (let d = 1; d <= depth && level.length > 0; d++) {
+      const next: typeof level = [];
+      for (const { symbol: caller } of level) {
+        const hits = await this.callsOf(caller.file, walk, caller.range.start.line, caller.range.end.line);
+        const via = d > 1 ? { id: caller.id, name: caller.qualifiedName || caller.name } : undefined;
+        const byName = new Map<string, CallSite[]>();
+        for (const hit of hits ?? []) {
+          if (!rangeHolds(caller.range, { line: hit.line, column: hit.column }) || rangeHolds(caller.selectionRange, { line: hit.line, column: hit.column })) continue;
+          const sites = byName.get(hit.name) ?? [];
+          sites.push({ file: caller.file, line: hit.line, column: hit.column, text: null });
+          byName.set(hit.name, sites);
+        }
+        for (const [name, sites] of byName) {
+          const symbol = await this.resolveCallee(name, caller);
+          const key = symbol ? symbol.id : `unresolved\u0000${name}`;
+          if (seen.has(key) && !(d === 1 && symbol && target.places.some((p) => p.id === symbol.id))) continue;
+          seen.add(key);
+          if (walk.found.length >= NODE_CAP) {
+            walk.omitted++;
+            continue;
+          }
+          const node = symbol ? toIndexSymbol(symbol) : unindexed(name, 'function', null, null, true, 'no symbol of this name in the index');
+          walk.found.push({ key, node, symbol, sites, depth: d, ...(via ? { via } : {}) });
+          if (symbol?.definition && isCallable(symbol) && !target.places.some((p) => p.id === symbol.id)) next.push({ symbol, via });
+        }
+      }
+      level = next;
+    }
+    if (walk.omitted > 0) walk.notes.push(`${walk.omitted} more callees past the cap of ${NODE_CAP} were left out`);
+    return walk;
+  }
+
+  /** A called name's symbol: callables of that name in the caller's language family, the same file first, then package. */
+  private async resolveCallee(name: string, caller: StoredSymbol): Promise<StoredSymbol | undefined> {
+    const page = await this.services.index.reader.search({
+      name, tiers: ['exact'], kinds: [...CALLABLE_KINDS, 'class', 'struct'], offset: 0, limit: 200, includeForwardDeclarations: false,
+    });
+    const candidates = page.results.map((hit) => hit.symbol).filter((s) => sameFamily(s.language, caller.language) && !s.forwardDeclaration);
+    if (candidates.length === 0) return undefined;
+    const score = (s: StoredSymbol): number => (s.file === caller.file ? 4 : 0) + (s.package === caller.package ? 2 : 0)
+      + (s.language === caller.language ? 1 : 0) + (isCallable(s) ? 0.5 : 0) + (s.definition ? 0.25 : 0) - (s.external ? 0.1 : 0);
+    return candidates.reduce((best, s) => (score(s) > score(best) ? s : best));
+  }
+
+  /** The files whose text has the name followed by a call's `(` (templates and generics between), read in parallel. */
+  private async filesMentioning(files: string[], name: string, started: number): Promise<string[]> {
+    const pattern = new RegExp(`(?<![\\w$])${escapeRegExp(name)}!?\\s*(?:<[^;{}()]*>\\s*)?\\(`);
+    const out: string[] = [];
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < files.length && performance.now() - started <= SCAN_BUDGET_MS) {
+        const file = files[next++];
+        const text = await this.textOf(file);
+        if (text !== undefined && text.includes(name) && pattern.test(text)) out.push(file);
+      }
+    };
+    await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+    return out.sort();
+  }
+
+  private textOf(file: string): Promise<string | undefined> {
+    let text = this.texts.get(file);
+    if (!text) {
+      const absolute = path.isAbsolute(file) ? file : path.join(this.services.workspace.root, file);
+      text = readFile(absolute).then((buffer) => (buffer.length > FILE_BYTES_MAX ? undefined : buffer.toString('utf8')), () => undefined);
+      this.texts.set(file, text);
+    }
+    return text;
+  }
+
+  /** The calls a file holds (all of them, or those in a line range), parsed once per answer; bounded in files. */
+  private async callsOf(file: string, walk: Walk, from?: number, to?: number): Promise<CallHit[] | undefined> {
+    const language = languageOfPath(file)?.id;
+    if (!language) return undefined;
+    const key = from === undefined ? file : `${file}\u0000${from}\u0000${to}`;
+    let hits = this.parsed.get(key) ?? (from !== undefined ? this.parsed.get(file) : undefined);
+    if (!hits) {
+      if (this.parses >= PARSE_FILES_MAX) {
+        if (!walk.notes.some((n) => n.startsWith('only the first'))) walk.notes.push(`only the first ${PARSE_FILES_MAX} files holding the name were parsed`);
+        return undefined;
+      }
+      this.parses++;
+      hits = this.textOf(file).then((text) => (text === undefined ? undefined : callsIn(languageById(language as LanguageId)?.syntax, text, from !== undefined ? { from, to: to ?? from } : undefined)));
+      this.parsed.set(key, hits);
+    }
+    return hits;
+  }
+}
+
+function workspaceFile(services: Services, symbol: StoredSymbol): WorkspaceFile | undefined {
+  if (path.isAbsolute(symbol.file)) return undefined;
+  return { absolute: path.join(services.workspace.root, symbol.file), relative: symbol.file };
+}
+
+function isCallable(symbol: StoredSymbol): boolean {
+  return (CALLABLE_KINDS as readonly string[]).includes(symbol.kind);
+}
+
+function innermost(symbols: StoredSymbol[], position: Position): StoredSymbol | undefined {
+  let inner: StoredSymbol | undefined;
+  for (const s of symbols) {
+    if (rangeHolds(s.range, position) && (!inner || comparePositions(s.range.start, inner.range.start) >= 0)) inner = s;
+  }
+  return inner;
+}
+
+/** The name calls spell: a constructor is called by its class's name. */
+function callName(symbol: StoredSymbol): string {
+  if (symbol.kind === 'constructor' && (symbol.name === 'constructor' || symbol.name === '__init__' || symbol.name === 'new') && symbol.containingType) return symbol.containingType;
+  return symbol.name;
+}
+
+function unindexed(name: string, kind: string, file: string | null, position: Position | null, external: boolean, detail?: string): CallNode {
+  return { indexed: false, name, kind, file, line: position?.line ?? null, column: position?.column ?? null, external, ...(detail ? { detail } : {}) };
+}
+
+function viaOf(mapped: { node: CallNode }): { id?: string; name: string } {
+  const node = mapped.node;
+  return 'id' in node ? { id: node.id, name: node.qualifiedName || node.name } : { name: node.name };
+}
+
+function itemKey(item: CallHierarchyItem): string {
+  return `${item.uri}\u0000${item.selectionRange.start.line}:${item.selectionRange.start.character}`;
+}
+
+function itemOrder(a: CallHierarchyItem, b: CallHierarchyItem): number {
+  return a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : a.selectionRange.start.line - b.selectionRange.start.line || a.selectionRange.start.character - b.selectionRange.start.character;
+}
+
+const KIND_NAMES = new Map<number, string>(Object.entries(SymbolKind).map(([name, value]) => [value as number, name.toLowerCase()]));
+
+function kindName(kind: SymbolKind): string {
+  return KIND_NAMES.get(kind) ?? 'function';
+}
+
+function clip(text: string): string {
+  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
