@@ -1,52 +1,40 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   ApplyWorkspaceEditRequest,
-  CancellationTokenSource,
   CodeLensRefreshRequest,
   ConfigurationRequest,
-  createProtocolConnection,
   DiagnosticRefreshRequest,
   DidChangeConfigurationNotification,
-  DidChangeTextDocumentNotification,
-  DidCloseTextDocumentNotification,
-  DidOpenTextDocumentNotification,
-  ErrorCodes,
-  ExitNotification,
   InitializedNotification,
   InitializeRequest,
   InlayHintRefreshRequest,
   InlineValueRefreshRequest,
   LogMessageNotification,
-  LSPErrorCodes,
   RegistrationRequest,
-  ResponseError,
   SemanticTokensRefreshRequest,
   ShowMessageRequest,
-  ShutdownRequest,
-  StreamMessageReader,
-  StreamMessageWriter,
   UnregistrationRequest,
   WorkDoneProgress,
   WorkDoneProgressCreateRequest,
   WorkspaceFoldersRequest,
   type InitializeParams,
   type InitializeResult,
-  type Message,
-  type MessageWriter,
   type ProtocolConnection,
   type ProtocolRequestType,
   type WorkDoneProgressBegin,
   type WorkDoneProgressEnd,
   type WorkDoneProgressReport,
 } from 'vscode-languageserver-protocol/node.js';
-import { PlumbError } from '../errors.js';
+import type { PlumbError } from '../errors.js';
 import type { LanguageDescriptor } from '../languages/types.js';
 import type { WorkspaceFile } from '../workspace.js';
 import { CLIENT_CAPABILITIES } from './capabilities.js';
 import type { ResolvedCommand } from './command.js';
+import { documentUri, DocumentSync } from './documents.js';
+import { requestCancelled, requestFailure, serverName, serverTimeout, serverUnavailable, type ServerIdentity } from './errors.js';
+import { RequestGate } from './gate.js';
+import { ServerProcess, withTimeout } from './process.js';
 
 export type ServerState = 'starting' | 'indexing' | 'ready' | 'crashed' | 'stopped';
 
@@ -89,37 +77,18 @@ export interface RequestOptions {
   document?: WorkspaceFile;
 }
 
-interface OpenDocument {
-  version: number;
-  mtimeMs: number;
-  /** With the inode: an edit of the same size whose mtime was set back still moves these. */
-  ctimeMs: number;
-  ino: number;
-  size: number;
-}
-
-/** Every server process alive, so a plumb that exits without shutdown() still leaves none behind. */
-const liveChildren = new Set<ChildProcess>();
-let exitHookInstalled = false;
-
-function track(child: ChildProcess): void {
-  liveChildren.add(child);
-  child.once('exit', () => liveChildren.delete(child));
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const alive of liveChildren) alive.kill('SIGKILL');
-  });
-}
-
-const SHUTDOWN_WAIT_MS = 1500;
-const KILL_WAIT_MS = 15_000;
 /** The progress entry standing for a project still loading (readiness.loadedLogPattern). */
 const LOADING_TOKEN = '$plumb/loading';
+/** How long a closed pipe waits for the process to report its own exit, whose code says more. */
 const LOST_GRACE_MS = 200;
-const STDERR_TAIL = 2000;
 
-/** One language-server process: JSON-RPC over stdio, documents kept in sync, requests bounded and cancellable. */
+/**
+ * One language-server process: JSON-RPC over stdio, documents kept in sync, requests bounded and
+ * cancellable. The composition of a ServerProcess (spawn, exit, shutdown), a RequestGate (in-flight
+ * bound, timeout, cancel), a DocumentSync (didOpen/didChange, LRU) and the errors of ./errors.ts;
+ * this class keeps the state machine (starting, indexing, ready, crashed, stopped) and the server's
+ * requests to the client (configuration, progress, registration).
+ */
 export class LspClient {
   state: ServerState = 'stopped';
   pid: number | null = null;
@@ -131,28 +100,33 @@ export class LspClient {
   readonly commandLine: string;
   readonly serverName: string;
 
-  private child: ChildProcess | undefined;
+  private readonly identity: ServerIdentity;
+  private process: ServerProcess | undefined;
   private connection: ProtocolConnection | undefined;
   private stopping = false;
   private answered = false;
-  private exited: Promise<void> = Promise.resolve();
-  private stderrTail = '';
   private readonly progress = new Map<string | number, ServerProgress>();
   /** Until the server says it found its project's files (readiness.loadedLogPattern). */
   private loading: { promise: Promise<void>; resolve: () => void } | undefined;
-  /** Open documents in least-recently-used order (Map keeps insertion order; a use re-inserts). */
-  private readonly documents = new Map<string, OpenDocument>();
-  /** Per-document chain so concurrent requests on one file open it once. */
-  private readonly syncing = new Map<string, Promise<void>>();
-  /** Requests in flight per document: those are never closed by the LRU. */
-  private readonly documentUse = new Map<string, number>();
-  private readonly pending = new Set<(error: PlumbError) => void>();
-  private inFlight = 0;
-  private readonly queue: Array<() => void> = [];
+  private readonly documents: DocumentSync;
+  private readonly gate: RequestGate;
 
   constructor(private readonly options: LspClientOptions) {
     this.commandLine = [options.command.executable, ...options.command.prefixArgs, ...options.args].join(' ');
-    this.serverName = `${options.language.name} server (${path.basename(options.command.prefixArgs[0] ?? options.command.executable)})`;
+    this.identity = {
+      languageId: options.language.id,
+      languageName: options.language.name,
+      binary: path.basename(options.command.prefixArgs[0] ?? options.command.executable),
+      retryAfterSeconds: options.retryAfterSeconds,
+    };
+    this.serverName = serverName(this.identity);
+    this.gate = new RequestGate(options.maxInFlight);
+    this.documents = new DocumentSync({
+      maxOpenDocuments: options.maxOpenDocuments,
+      languageIdOf: options.languageIdOf,
+      connection: () => (this.running ? this.connection : undefined),
+      notRunning: () => this.unavailable(`is not running (${this.lastError ?? this.state})`),
+    });
   }
 
   /** Resolves once the server has loaded its project (see readiness.loadedLogPattern); at once for servers without one. */
@@ -199,48 +173,33 @@ export class LspClient {
       this.progress.set(LOADING_TOKEN, { title: 'Loading the project', message: 'finding its source files' });
     }
     const { command, args, root } = this.options;
-    let child: ChildProcess;
+    let server: ServerProcess;
     try {
-      child = spawn(command.executable, [...command.prefixArgs, ...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: this.options.env });
+      server = new ServerProcess({ command, args, cwd: root, env: this.options.env, onExit: (reason) => this.handleExit(server, reason) });
     } catch (error) {
       this.state = 'crashed';
       throw this.unavailable(`cannot be started: ${(error as Error).message}`, error);
     }
-    this.child = child;
-    this.pid = child.pid ?? null;
-    if (child.pid !== undefined) track(child);
+    this.process = server;
+    this.pid = server.pid;
     this.startedAt = Date.now();
-    // A dead server's pipes raise EPIPE and friends: they are reported through 'exit', not thrown.
-    for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.on('error', () => {});
-    child.stderr?.on('data', (chunk: Buffer) => {
-      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
-    });
-    let reportExit: (reason: string) => void = () => {};
-    this.exited = new Promise<void>((resolve) => {
-      reportExit = (reason) => {
-        resolve();
-        this.handleExit(child, reason);
-      };
-    });
-    child.once('exit', (code, signal) => reportExit(signal ? `was killed by ${signal}` : `exited with code ${code}`));
-    child.once('error', (error) => reportExit(`failed: ${error.message}`));
 
-    const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new QuietMessageWriter(new StreamMessageWriter(child.stdin!)));
+    const connection = server.connection;
     this.connection = connection;
     this.registerHandlers(connection);
     // A closed pipe means the process is gone or going; acting on it at once spares requests the wait for 'exit'.
     const lost = (reason: string): void => {
-      if (this.stopping || child !== this.child || this.state === 'crashed') return;
+      if (this.stopping || server !== this.process || this.state === 'crashed') return;
       // Give the process a moment to report its own exit, whose code says more than the broken pipe.
-      withTimeout(this.exited, LOST_GRACE_MS).catch(() => {
-        this.kill();
-        this.handleExit(child, reason);
+      withTimeout(server.exited, LOST_GRACE_MS).catch(() => {
+        server.kill();
+        this.handleExit(server, reason);
       });
     };
     connection.onClose(() => lost('closed its connection'));
     connection.onError(([error, message]) => {
       this.options.logger.debug({ language: this.options.language.id, err: error }, 'language server connection error');
-      if (message !== undefined || child.stdin?.destroyed) lost(`cannot be written to (${error.message})`);
+      if (message !== undefined || server.stdinDestroyed) lost(`cannot be written to (${error.message})`);
     });
     connection.listen();
 
@@ -259,7 +218,7 @@ export class LspClient {
     try {
       const result = await Promise.race([
         connection.sendRequest(InitializeRequest.type, params),
-        this.exited.then(() => Promise.reject(new Error(`exited during initialize (${this.lastError ?? 'no reason given'})`))),
+        server.exited.then(() => Promise.reject(new Error(`exited during initialize (${this.lastError ?? 'no reason given'})`))),
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error(`did not answer initialize within ${this.options.startTimeoutMs} ms`)), this.options.startTimeoutMs);
         }),
@@ -270,10 +229,10 @@ export class LspClient {
         await connection.sendNotification(DidChangeConfigurationNotification.type, { settings: this.options.language.settings });
       }
     } catch (error) {
-      if (!this.stopping) await withTimeout(this.exited, LOST_GRACE_MS).catch(() => {});
+      if (!this.stopping) await withTimeout(server.exited, LOST_GRACE_MS).catch(() => {});
       const exitReason = (this.state as ServerState) === 'crashed' ? this.lastError : undefined;
       const reason = this.stopping ? 'was stopped while starting' : (exitReason ?? (error as Error).message);
-      this.kill();
+      server.kill();
       this.state = this.stopping ? 'stopped' : 'crashed';
       this.lastError = reason;
       throw this.unavailable(`failed to start: ${reason}`, error);
@@ -292,168 +251,55 @@ export class LspClient {
     // Until a server has answered once, its answers include loading the project (pyright: 5-20 s for flask), so the start budget applies.
     const timeoutMs = options.timeoutMs ?? (this.answered ? this.options.requestTimeoutMs : Math.max(this.options.requestTimeoutMs, this.options.startTimeoutMs));
     const method = type.method;
-    const uri = options.document ? pathToFileURL(options.document.absolute).href : undefined;
-    return new Promise<R>((resolve, reject) => {
-      if (!this.running || !this.connection) {
-        reject(this.unavailable(this.state === 'starting' ? 'is still starting' : `is not running (${this.lastError ?? this.state})`));
-        return;
-      }
-      if (options.signal?.aborted) {
-        reject(cancelled(method, this.serverName));
-        return;
-      }
-      const connection = this.connection;
-      const source = new CancellationTokenSource();
-      let settled = false;
-      let acquired = false;
-      let sent = false;
-      const waiter = (): void => {
-        acquired = true;
-        // Only requests holding a slot pin their document; queued ones would keep the LRU from closing anything.
-        if (uri) this.documentUse.set(uri, (this.documentUse.get(uri) ?? 0) + 1);
-        void send();
-      };
-      const finish = (error: PlumbError | undefined, value?: R): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
-        this.pending.delete(fail);
-        const queued = this.queue.indexOf(waiter);
-        if (queued >= 0) this.queue.splice(queued, 1);
-        if (acquired) {
-          this.release();
-          if (uri) this.unuse(uri);
-        }
-        if (error && sent && this.running) {
-          // Tells the server to stop working on it; a closed connection has nobody to tell.
-          try {
-            source.cancel();
-          } catch {}
-        }
-        source.dispose();
-        if (error) reject(error);
-        else resolve(value as R);
-      };
-      const fail = (error: PlumbError): void => finish(error);
-      const onAbort = (): void => finish(cancelled(method, this.serverName));
-      const timer = setTimeout(() => finish(new PlumbError('server_timeout', `${this.serverName} did not answer ${method} within ${timeoutMs} ms`, { details: { method, timeoutMs } })), timeoutMs);
-      const send = async (): Promise<void> => {
-        try {
-          if (options.document) await this.syncDocument(options.document);
-          if (settled) return;
-          sent = true;
-          const value = await connection.sendRequest(type, params, source.token);
-          this.answered = true;
-          finish(undefined, value);
-        } catch (error) {
-          finish(this.toPlumbError(error, method));
-        }
-      };
-      this.pending.add(fail);
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      if (this.inFlight < this.options.maxInFlight) {
-        this.inFlight++;
-        waiter();
-      } else {
-        this.queue.push(waiter);
-      }
+    const document = options.document;
+    const uri = document ? documentUri(document) : undefined;
+    const connection = this.connection;
+    if (!this.running || !connection) {
+      return Promise.reject(this.unavailable(this.state === 'starting' ? 'is still starting' : `is not running (${this.lastError ?? this.state})`));
+    }
+    return this.gate.run<R>({
+      signal: options.signal,
+      timeoutMs,
+      timeoutError: () => serverTimeout(this.serverName, method, timeoutMs),
+      abortError: () => requestCancelled(method, this.serverName),
+      toError: (error) => requestFailure(this.identity, error, method),
+      // Only requests holding a slot pin their document; queued ones would keep the LRU from closing anything.
+      onAcquire: uri ? () => this.documents.pin(uri) : undefined,
+      onRelease: uri ? () => this.documents.unpin(uri) : undefined,
+      canCancel: () => this.running,
+      work: async (token, ticket) => {
+        if (document) await this.documents.sync(document);
+        if (ticket.settled) return undefined as R;
+        ticket.sent();
+        const value = await connection.sendRequest(type, params, token);
+        this.answered = true;
+        return value;
+      },
     });
   }
 
   /** Opens a document (didOpen), or re-sends its text (didChange, version+1) when it changed on disk since. */
   syncDocument(file: WorkspaceFile): Promise<void> {
-    const uri = pathToFileURL(file.absolute).href;
-    const previous = this.syncing.get(uri) ?? Promise.resolve();
-    const next = previous.then(() => this.syncNow(file, uri));
-    const tracked = next.catch(() => {}).finally(() => {
-      if (this.syncing.get(uri) === tracked) this.syncing.delete(uri);
-    });
-    this.syncing.set(uri, tracked);
-    return next;
-  }
-
-  private async syncNow(file: WorkspaceFile, uri: string): Promise<void> {
-    const connection = this.connection;
-    if (!connection || !this.running) throw this.unavailable(`is not running (${this.lastError ?? this.state})`);
-    let info;
-    try {
-      info = await stat(file.absolute);
-    } catch {
-      throw new PlumbError('file_not_found', `File '${file.relative}' not found in the workspace`);
-    }
-    const open = this.documents.get(uri);
-    if (open && open.mtimeMs === info.mtimeMs && open.size === info.size && open.ctimeMs === info.ctimeMs && open.ino === info.ino) {
-      this.documents.delete(uri);
-      this.documents.set(uri, open);
-      return;
-    }
-    const text = await readFile(file.absolute, 'utf8').catch(() => {
-      throw new PlumbError('file_not_found', `File '${file.relative}' cannot be read`);
-    });
-    if (open) {
-      const version = open.version + 1;
-      this.documents.delete(uri);
-      this.documents.set(uri, { version, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino, size: info.size });
-      await connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
-    } else {
-      this.documents.set(uri, { version: 1, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino, size: info.size });
-      await connection.sendNotification(DidOpenTextDocumentNotification.type, {
-        textDocument: { uri, languageId: this.options.languageIdOf(file.absolute), version: 1, text },
-      });
-      await this.closeLeastRecentlyUsed(connection, uri);
-    }
-  }
-
-  private async closeLeastRecentlyUsed(connection: ProtocolConnection, keep: string): Promise<void> {
-    for (const uri of this.documents.keys()) {
-      if (this.documents.size <= this.options.maxOpenDocuments) return;
-      if (uri === keep || (this.documentUse.get(uri) ?? 0) > 0) continue;
-      await this.closeDocument(connection, uri);
-    }
-  }
-
-  private async closeDocument(connection: ProtocolConnection, uri: string): Promise<void> {
-    if (!this.documents.delete(uri)) return;
-    await connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+    return this.documents.sync(file);
   }
 
   /** shutdown request, exit notification, then SIGKILL when the process is still there. */
   async stop(): Promise<void> {
-    const child = this.child;
-    if (!child || this.state === 'stopped' || this.state === 'crashed') {
+    const server = this.process;
+    if (!server || this.state === 'stopped' || this.state === 'crashed') {
       this.state = this.state === 'crashed' ? 'crashed' : 'stopped';
       return;
     }
     this.stopping = true;
-    this.failPending(this.unavailable('is shutting down'));
-    const connection = this.connection;
+    this.gate.failAll(this.unavailable('is shutting down'));
     // A server still in initialize cannot take shutdown; it is killed right away.
-    if (!this.running) this.kill();
-    if (connection && this.running) {
-      try {
-        await withTimeout(connection.sendRequest(ShutdownRequest.type), SHUTDOWN_WAIT_MS);
-        await connection.sendNotification(ExitNotification.type);
-      } catch {
-        // A server that does not answer shutdown is killed below.
-      }
-    }
-    if (!(await withTimeout(this.exited.then(() => true), SHUTDOWN_WAIT_MS).catch(() => false))) this.kill();
-    // SIGKILL cannot be refused: wait for the exit itself (a loaded machine may take seconds to report it),
-    // so a stopped pool leaves no process behind.
-    await withTimeout(this.exited, KILL_WAIT_MS).catch(() => {});
+    await server.shutdown(this.running ? this.connection : undefined);
     this.state = 'stopped';
   }
 
-  private kill(): void {
-    try {
-      this.child?.kill('SIGKILL');
-    } catch {}
-  }
-
-  private handleExit(child: ChildProcess, reason: string): void {
-    if (child !== this.child) return;
-    const stderr = this.stderrTail.trim().split('\n').slice(-3).join(' | ');
+  private handleExit(server: ServerProcess, reason: string): void {
+    if (server !== this.process) return;
+    const stderr = server.stderrTail;
     const crashed = !this.stopping && this.state !== 'crashed';
     this.connection?.dispose();
     this.connection = undefined;
@@ -467,31 +313,11 @@ export class LspClient {
       this.options.logger.warn({ language: this.options.language.id, pid: this.pid, reason: this.lastError }, 'language server crashed');
       // The pool schedules the restart first, so the pending requests' Retry-After is that restart's.
       this.onCrash?.(this);
-      this.failPending(this.unavailable(`crashed (${reason}) and is being restarted`));
+      this.gate.failAll(this.unavailable(`crashed (${reason}) and is being restarted`));
     } else if (this.stopping) {
       this.state = 'stopped';
     }
     this.pid = null;
-  }
-
-  private failPending(error: PlumbError): void {
-    for (const fail of [...this.pending]) fail(error);
-  }
-
-  private release(): void {
-    const next = this.queue.shift();
-    if (next) next();
-    else this.inFlight--;
-  }
-
-  private unuse(uri: string): void {
-    const count = (this.documentUse.get(uri) ?? 1) - 1;
-    if (count > 0) this.documentUse.set(uri, count);
-    else this.documentUse.delete(uri);
-    // Documents kept open past the limit while in use are closed once they are free.
-    if (this.documents.size > this.options.maxOpenDocuments && this.connection && this.running) {
-      this.closeLeastRecentlyUsed(this.connection, '').catch(() => {});
-    }
   }
 
   private registerHandlers(connection: ProtocolConnection): void {
@@ -536,58 +362,8 @@ export class LspClient {
   }
 
   private unavailable(what: string, cause?: unknown): PlumbError {
-    return new PlumbError('server_unavailable', `Language server for ${this.options.language.name} (${path.basename(this.options.command.prefixArgs[0] ?? this.options.command.executable)}) ${what}`, {
-      retryAfter: this.options.retryAfterSeconds?.() ?? 5,
-      details: { language: this.options.language.id },
-      cause,
-    });
+    return serverUnavailable(this.identity, what, cause);
   }
-
-  private toPlumbError(error: unknown, method: string): PlumbError {
-    if (error instanceof PlumbError) return error;
-    if (error instanceof ResponseError) {
-      if (error.code === ErrorCodes.InvalidParams) {
-        return new PlumbError('invalid_parameter', `${this.serverName} rejected ${method}: ${error.message}`, { details: { method } });
-      }
-      if (error.code === LSPErrorCodes.ContentModified || error.code === LSPErrorCodes.ServerCancelled || error.code === LSPErrorCodes.RequestCancelled) {
-        return new PlumbError('server_unavailable', `${this.serverName} dropped ${method} (${error.message}); retry`, { retryAfter: 1, details: { method } });
-      }
-      return new PlumbError('server_unavailable', `${this.serverName} failed ${method}: ${error.message}`, { retryAfter: 1, details: { method, lspCode: error.code } });
-    }
-    // Anything else is the connection failing under the request (EPIPE, disposed): the server is gone.
-    return this.unavailable(`stopped answering ${method} (${error instanceof Error ? error.message : String(error)})`, error);
-  }
-}
-
-/**
- * vscode-jsonrpc rethrows a failed request write inside an async Promise executor, an unhandled
- * rejection that would end plumb (EPIPE to a dead server). Writes here never reject: the failure still
- * reaches onError, which treats the server as lost and fails its requests.
- */
-class QuietMessageWriter implements MessageWriter {
-  readonly onError: MessageWriter['onError'];
-  readonly onClose: MessageWriter['onClose'];
-
-  constructor(private readonly inner: StreamMessageWriter) {
-    this.onError = inner.onError;
-    this.onClose = inner.onClose;
-  }
-
-  write(message: Message): Promise<void> {
-    return this.inner.write(message).catch(() => undefined);
-  }
-
-  end(): void {
-    this.inner.end();
-  }
-
-  dispose(): void {
-    this.inner.dispose();
-  }
-}
-
-function cancelled(method: string, server: string): PlumbError {
-  return new PlumbError('request_cancelled', `${method} to ${server} was cancelled: the caller went away`, { details: { method, cancelled: true } });
 }
 
 /** workspace/configuration answers by dotted section ("python.analysis"); the whole settings object for none. */
@@ -599,14 +375,4 @@ export function lookupSection(settings: unknown, section: string | undefined): u
     value = (value as Record<string, unknown>)[part];
   }
   return value ?? null;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
 }
