@@ -1,23 +1,9 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  ApplyWorkspaceEditRequest,
-  CodeLensRefreshRequest,
-  ConfigurationRequest,
-  DiagnosticRefreshRequest,
   DidChangeConfigurationNotification,
   InitializedNotification,
   InitializeRequest,
-  InlayHintRefreshRequest,
-  InlineValueRefreshRequest,
-  LogMessageNotification,
-  RegistrationRequest,
-  SemanticTokensRefreshRequest,
-  ShowMessageRequest,
-  UnregistrationRequest,
-  WorkDoneProgress,
-  WorkDoneProgressCreateRequest,
-  WorkspaceFoldersRequest,
   type InitializeParams,
   type InitializeResult,
   type ProtocolConnection,
@@ -34,6 +20,7 @@ import type { ResolvedCommand } from './command.js';
 import { documentUri, DocumentSync } from './documents.js';
 import { requestCancelled, requestFailure, serverName, serverTimeout, serverUnavailable, type ServerIdentity } from './errors.js';
 import { RequestGate } from './gate.js';
+import { answerServerRequests } from './handlers.js';
 import { ServerProcess, withTimeout } from './process.js';
 
 export type ServerState = 'starting' | 'indexing' | 'ready' | 'crashed' | 'stopped';
@@ -87,7 +74,7 @@ const LOST_GRACE_MS = 200;
  * cancellable. The composition of a ServerProcess (spawn, exit, shutdown), a RequestGate (in-flight
  * bound, timeout, cancel), a DocumentSync (didOpen/didChange, LRU) and the errors of ./errors.ts;
  * this class keeps the state machine (starting, indexing, ready, crashed, stopped) and the server's
- * requests to the client (configuration, progress, registration).
+ * progress (answering its other requests is ./handlers.ts).
  */
 export class LspClient {
   state: ServerState = 'stopped';
@@ -321,28 +308,14 @@ export class LspClient {
   }
 
   private registerHandlers(connection: ProtocolConnection): void {
-    const settings = this.options.language.settings;
-    const root = pathToFileURL(this.options.root).href;
-    connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => lookupSection(settings, item.section)));
-    connection.onRequest(WorkDoneProgressCreateRequest.type, (params) => {
-      const token = params.token;
-      const disposable = connection.onProgress(WorkDoneProgress.type, token, (value) => {
-        this.updateProgress(token, value);
-        if (value.kind === 'end') disposable.dispose();
-      });
-      return null;
-    });
-    connection.onRequest(RegistrationRequest.type, () => undefined);
-    connection.onRequest(UnregistrationRequest.type, () => undefined);
-    connection.onRequest(WorkspaceFoldersRequest.type, () => [{ uri: root, name: path.basename(this.options.root) }]);
-    connection.onRequest(ShowMessageRequest.type, () => null);
-    connection.onRequest(ApplyWorkspaceEditRequest.type, () => ({ applied: false, failureReason: 'plumb does not edit files' }));
-    for (const refresh of [SemanticTokensRefreshRequest.type, CodeLensRefreshRequest.type, InlayHintRefreshRequest.type, InlineValueRefreshRequest.type, DiagnosticRefreshRequest.type]) {
-      connection.onRequest(refresh, () => undefined);
-    }
-    connection.onNotification(LogMessageNotification.type, (params) => {
-      this.options.logger.debug({ language: this.options.language.id, message: params.message }, 'language server log');
-      if (this.loading && this.options.language.readiness.loadedLogPattern?.test(params.message)) this.markLoaded();
+    answerServerRequests(connection, {
+      settings: this.options.language.settings,
+      root: this.options.root,
+      onProgress: (token, value) => this.updateProgress(token, value),
+      onLog: (message) => {
+        this.options.logger.debug({ language: this.options.language.id, message }, 'language server log');
+        if (this.loading && this.options.language.readiness.loadedLogPattern?.test(message)) this.markLoaded();
+      },
     });
   }
 
@@ -366,13 +339,4 @@ export class LspClient {
   }
 }
 
-/** workspace/configuration answers by dotted section ("python.analysis"); the whole settings object for none. */
-export function lookupSection(settings: unknown, section: string | undefined): unknown {
-  if (!section) return settings ?? null;
-  let value: unknown = settings;
-  for (const part of section.split('.')) {
-    if (value === null || typeof value !== 'object' || !(part in value)) return null;
-    value = (value as Record<string, unknown>)[part];
-  }
-  return value ?? null;
-}
+export { lookupSection } from './handlers.js';
