@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseQuery } from '../src/index/ranking.js';
-import { SqliteSymbolStore } from '../src/index/sqlite-store.js';
+import { SqliteSymbolStore } from '../src/index/sqlite/store.js';
 import { MATCH_TIERS, type SearchSpec } from '../src/index/store.js';
 
 const argv = process.argv.slice(2);

@@ -10,7 +10,7 @@ import type { PlumbConfig } from '../config.js';
 import { languageById } from '../languages/index.js';
 import { isManifestFile, PackageResolver } from './manifests.js';
 import { ParsePool } from './parse-pool.js';
-import { SqliteSymbolStore } from './sqlite-store.js';
+import { SqliteSymbolStore } from './sqlite/store.js';
 import type { FileStamp, FileState, FileUpdate, PackageRef, SymbolReader, SymbolStore } from './store.js';
 import { moduleOf, packageDirectoryCheck, type PackageDirectoryCheck } from './modules.js';
 import { RootFilter, storedPath, walkRoot, walkRoots, type IndexRoot, type WalkedFile, type WalkResult } from './walker.js';

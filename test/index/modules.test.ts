@@ -9,7 +9,7 @@ import { moduleOf, packageDirectoryCheck } from '../../src/index/modules.js';
 import { languageById } from '../../src/languages/index.js';
 import { parseQuery } from '../../src/index/ranking.js';
 import { SymbolIndex } from '../../src/index/symbol-index.js';
-import { SqliteSymbolStore } from '../../src/index/sqlite-store.js';
+import { SqliteSymbolStore } from '../../src/index/sqlite/store.js';
 import type { ExtractedSymbol, LanguageId } from '../../src/syntax/types.js';
 import { corpusPath, FLASK, requireCorpora } from '../corpora.js';
 import { tempDir, testConfig } from '../helpers.js';

@@ -1,0 +1,144 @@
+/**
+ * The database itself: the tables (SCHEMA), what every open adds (MIGRATIONS, the symbol indexes),
+ * the connection settings and SQL functions, and opening, or starting afresh, a database file.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { VERSION } from '../../version.js';
+import { fuzzyMatches } from '../ranking.js';
+
+/** Bump when the tables, or what the extractor stores in them, change: a mismatch rebuilds. */
+export const SCHEMA_VERSION = 11;
+
+export const SCHEMA = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE packages (
+  id INTEGER PRIMARY KEY, name TEXT NOT NULL, path TEXT NOT NULL, manifest TEXT, external INTEGER NOT NULL,
+  UNIQUE (name, path)
+);
+CREATE INDEX packages_lower ON packages (lower(name));
+CREATE TABLE files (
+  id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime REAL NOT NULL, ctime REAL NOT NULL, ino INTEGER NOT NULL, hash TEXT NOT NULL,
+  language TEXT NOT NULL, package_id INTEGER NOT NULL, external INTEGER NOT NULL, symbol_count INTEGER NOT NULL
+);
+CREATE INDEX files_package ON files (package_id);
+CREATE TABLE symbols (
+  id INTEGER PRIMARY KEY, sid TEXT NOT NULL, file_id INTEGER NOT NULL,
+  name TEXT NOT NULL, name_lower TEXT NOT NULL, humps TEXT NOT NULL, kind TEXT NOT NULL,
+  qualified_name TEXT NOT NULL, module TEXT, containing_type TEXT,
+  sl INTEGER NOT NULL, sc INTEGER NOT NULL, el INTEGER NOT NULL, ec INTEGER NOT NULL,
+  nl INTEGER NOT NULL, nc INTEGER NOT NULL, nel INTEGER NOT NULL, nec INTEGER NOT NULL,
+  signature TEXT NOT NULL, parameters TEXT NOT NULL, return_type TEXT, doc TEXT,
+  definition INTEGER NOT NULL, fwd INTEGER NOT NULL, external INTEGER NOT NULL, rank INTEGER NOT NULL,
+  bases TEXT NOT NULL, language TEXT NOT NULL, package_id INTEGER NOT NULL
+);
+-- Distinct names (a third of the symbols or fewer): the fuzzy and substring tiers search these,
+-- then reach symbols through symbols_name. Never deleted: a stale name joins nothing.
+CREATE TABLE names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, name_lower TEXT NOT NULL, first TEXT NOT NULL, humps TEXT NOT NULL);
+CREATE INDEX names_camel ON names (first, humps);
+-- Substrings of distinct names (rowid = names.id, trigrams) and words of signatures (rowid = symbols.id).
+CREATE VIRTUAL TABLE name_text USING fts5 (name, tokenize = 'trigram', content = '', contentless_delete = 1);
+CREATE VIRTUAL TABLE sig_text USING fts5 (signature, tokenize = 'unicode61', content = '', contentless_delete = 1);
+-- The types deriving from a name: one row per base of a type, keyed by the base's last name segment with
+-- generics stripped (\`ns::Base<T>\` → Base), and by the original name of a base written through an import alias.
+CREATE TABLE symbol_bases (symbol_id INTEGER NOT NULL, base TEXT NOT NULL);
+CREATE INDEX symbol_bases_base ON symbol_bases (base, symbol_id);
+CREATE INDEX symbol_bases_symbol ON symbol_bases (symbol_id);
+`;
+
+/**
+ * Additive changes applied to any database of this schema version on open. names_cover
+ * carries what the CamelCase tier checks and joins on, so its scan over a first hump's names reads
+ * no name rows.
+ */
+export const MIGRATIONS = `
+DROP INDEX IF EXISTS symbols_name_lower;
+CREATE INDEX IF NOT EXISTS names_cover ON names (first, humps, name_lower, name);
+CREATE INDEX IF NOT EXISTS symbols_container ON symbols (containing_type) WHERE containing_type IS NOT NULL;
+`;
+
+/**
+ * The symbols table's indexes. A first build loads without symbols_sid (random keys, the costly
+ * one to keep up row by row) and makes it once at its end; the name and file indexes stay, so
+ * searches during the build keep their speed. Opening a database makes any that are missing (a
+ * build killed mid-load).
+ */
+export const SYMBOL_INDEXES = `
+CREATE INDEX IF NOT EXISTS symbols_sid ON symbols (sid);
+CREATE INDEX IF NOT EXISTS symbols_file ON symbols (file_id);
+CREATE INDEX IF NOT EXISTS symbols_name ON symbols (name_lower, name, fwd, rank, file_id, nl, nc);
+`;
+export const DROP_LOAD_INDEXES = 'DROP INDEX IF EXISTS symbols_sid;';
+
+/**
+ * Set in meta while signatures are not yet in sig_text: a bulk load fills it at its end, in one
+ * statement (the signature tier answers once the first build is done).
+ */
+export const TEXT_PENDING = 'signatures_pending';
+export const FILL_TEXT = 'INSERT INTO sig_text (rowid, signature) SELECT id, plumb_signature_text(signature, return_type) FROM symbols;';
+
+/** Opens (or creates) the database; a different schema version or plumb version starts it afresh. */
+export function openStoreDatabase(file: string): Database.Database {
+  mkdirSync(path.dirname(file), { recursive: true });
+  let db = openDatabase(file);
+  const version = readVersion(db);
+  if (version !== fingerprint()) {
+    db.close();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+    db = openDatabase(file);
+    db.exec(SCHEMA);
+    db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('version', fingerprint());
+  }
+  db.exec(MIGRATIONS);
+  finishLoad(db);
+  return db;
+}
+
+function openDatabase(file: string): Database.Database {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode keeps every committed transaction across a process kill (only an OS crash can lose the last ones).
+  db.pragma('synchronous = NORMAL');
+  db.pragma('temp_store = MEMORY');
+  db.pragma('cache_size = -65536');
+  // Modest: mapped pages count in the service's RSS, and the page cache serves reads well enough.
+  db.pragma('mmap_size = 268435456');
+  // sig_text's text, the same whether a row is written alone or a bulk load fills the table at its end.
+  db.function('plumb_signature_text', { deterministic: true }, (signature: unknown, returnType: unknown) => signatureText(String(signature), returnType === null ? null : String(returnType)));
+  db.function('plumb_camel', { deterministic: true }, (name: unknown, query: unknown) => (fuzzyMatches(String(name), String(query)) ? 1 : 0));
+  return db;
+}
+
+/** Makes missing symbol indexes and fills sig_text when a bulk load left it pending. */
+export function finishLoad(db: Database.Database): void {
+  db.transaction(() => {
+    db.exec(SYMBOL_INDEXES);
+    if (db.prepare('SELECT 1 FROM meta WHERE key = ?').get(TEXT_PENDING)) {
+      // Only an empty store starts a bulk load, so no signature predates it.
+      db.exec(FILL_TEXT);
+      // One segment per full-text table: lookups then read one b-tree instead of some twenty.
+      db.exec("INSERT INTO name_text (name_text) VALUES ('optimize'); INSERT INTO sig_text (sig_text) VALUES ('optimize');");
+      db.prepare('DELETE FROM meta WHERE key = ?').run(TEXT_PENDING);
+    }
+  })();
+}
+
+function readVersion(db: Database.Database): string | undefined {
+  try {
+    const row = db.prepare("SELECT value FROM meta WHERE key = 'version'").get() as { value: string } | undefined;
+    return row?.value;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The schema version and the plumb version: a new release may extract differently, so it rebuilds. */
+function fingerprint(): string {
+  return `${SCHEMA_VERSION}/${VERSION}`;
+}
+
+/** Signature words plus the return type, which some languages' signatures leave out. */
+export function signatureText(signature: string, returnType: string | null): string {
+  return returnType && !signature.includes(returnType) ? `${signature} ${returnType}` : signature;
+}

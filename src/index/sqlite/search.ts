@@ -1,0 +1,378 @@
+/**
+ * The search planner: each match tier as one indexed lookup (lower(name), distinct names by first hump,
+ * FTS5 over distinct names and over signatures), the tiers made disjoint, counted (up to COUNT_CAP) and
+ * paged in order. Which plan a tier takes is chosen from cheap name statistics, never the answer.
+ * Nothing scans the symbols in JavaScript per query.
+ */
+import { LANGUAGES } from '../../languages/index.js';
+import { fuzzyPattern, prefixEnd, queryHumps } from '../ranking.js';
+import type { MatchTier, SearchHit, SearchPage, SearchSpec, SymbolFilters } from '../store.js';
+import { COUNT_CAP } from '../store.js';
+import { parseRows, ROW_ID, SYMBOL_COLUMNS, SYMBOL_JOINS, SYMBOL_NAMES, toSymbol, type SymbolRow } from './rows.js';
+import { namedList, type SqlParams, type Statements } from './statements.js';
+
+/** Within a tier: user before external and definitions before declarations (rank), then name, file (index order), position. */
+const ORDER_IN_TIER = 'ORDER BY s.rank, s.name, s.file_id, s.nl, s.nc';
+
+/** id, fwd, rank, name, file_id, nl, nc: what a tier is counted and ordered by. */
+type NarrowRow = [number, number, number, string, number, number, number];
+/** A tier with up to this many matches is read once and ordered here; a larger one is counted and paged in SQL. */
+const NARROW_MAX = 2000;
+
+/** ORDER_IN_TIER in JavaScript: names by code point, as SQLite's BINARY compares UTF-8 bytes; then id, the index's tie order. */
+function compareInTier(a: NarrowRow, b: NarrowRow): number {
+  return a[2] - b[2] || compareBinary(a[3], b[3]) || a[4] - b[4] || a[5] - b[5] || a[6] - b[6] || a[0] - b[0];
+}
+
+function compareBinary(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointOrder(x) - codePointOrder(y);
+  }
+  return a.length - b.length;
+}
+
+/** A UTF-16 unit moved so surrogates (code points above U+FFFF) sort after U+E000..U+FFFF, as in UTF-8. */
+function codePointOrder(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
+  if (unit >= 0xe000) return unit - 0x800;
+  return unit;
+}
+
+/**
+ * One tier's FROM and WHERE with its named parameters. The names are the planner's own: a tier's
+ * (`name`, `lower`, `fuzzy`...) and the filters' (`kind0`, `package0`, `qualifier`...) never meet the
+ * paging ones search() adds (`budget`, `limit`, `take`, `skip`).
+ */
+interface TierSql { from: string; where: string; params: SqlParams }
+
+/** How many names hold a trigram, or have a first hump starting with a prefix: they choose a plan, never an answer. */
+interface NameStats {
+  trigram(trigram: string): number;
+  firstHump(prefix: string): number;
+  /** Distinct names in all. */
+  names(): number;
+}
+
+/** Runs SearchSpecs against one database (src/index/sqlite/store.ts holds one). */
+export class SearchPlanner {
+  /**
+   * Names per trigram (fts5vocab) and per first-hump prefix, read once each: they only choose how a tier is read.
+   * Read afresh once the names grew by a tenth (a first build answers searches while it runs).
+   */
+  private readonly statCounts = new Map<string, number>();
+  private statNames = 0;
+  private vocab = false;
+  private readonly stats: NameStats = {
+    trigram: (trigram) => this.stat(`t${trigram}`, () => {
+      if (!this.vocab) this.statements.db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.name_trigrams USING fts5vocab(main, 'name_text', 'row')");
+      this.vocab = true;
+      return (this.statements.get('SELECT doc FROM temp.name_trigrams WHERE term = ?').pluck().get(trigram) as number | undefined) ?? 0;
+    }),
+    firstHump: (prefix) => this.stat(`f${prefix}`, () => this.statements.get('SELECT count(*) FROM names WHERE first >= ? AND first < ?').pluck().get(prefix, prefixEnd(prefix)) as number),
+    names: () => this.statNames,
+  };
+
+  constructor(private readonly statements: Statements) {}
+
+  /** Forgets the counts when the names grew by a tenth since they were read. */
+  private checkStats(): void {
+    const names = (this.statements.get('SELECT max(id) FROM names').pluck().get() as number | null) ?? 0;
+    if (names > this.statNames * 1.1) {
+      this.statCounts.clear();
+      this.statNames = names;
+    }
+  }
+
+  private stat(key: string, read: () => number): number {
+    let n = this.statCounts.get(key);
+    if (n === undefined) {
+      n = read();
+      // Bounded: names hold some tens of thousands of distinct trigrams and first humps.
+      if (this.statCounts.size >= 100_000) this.statCounts.clear();
+      this.statCounts.set(key, n);
+    }
+    return n;
+  }
+
+  search(spec: SearchSpec): SearchPage {
+    const end = spec.offset + spec.limit;
+    // Counting stops near COUNT_CAP (never below the page's end) unless forward declarations are listed, whose offsets need every count.
+    const cap = spec.includeForwardDeclarations ? Infinity : Math.max(COUNT_CAP, end + 1);
+    let counted = 0;
+    let capped = false;
+    // Each tier once: a tier the page may reach is read as narrow rows (count and order from them) when small, else counted.
+    let before = 0;
+    this.checkStats();
+    const tiers = spec.tiers.flatMap((tier) => {
+      const source = tierSource(tier, spec, this.stats);
+      if (!source || capped) return [];
+      let rows: NarrowRow[] | undefined;
+      if (before < end || spec.includeForwardDeclarations) {
+        const found = JSON.parse(this.statements.get(`SELECT json_group_array(json_array(id, fwd, rank, name, file_id, nl, nc)) FROM (SELECT s.id AS id, s.fwd AS fwd, s.rank AS rank, s.name AS name, s.file_id AS file_id, s.nl AS nl, s.nc AS nc FROM ${source.from} WHERE ${source.where} LIMIT ${NARROW_MAX + 1})`)
+          .pluck().get(source.params) as string) as NarrowRow[];
+        if (found.length <= NARROW_MAX) rows = found.sort(compareInTier);
+      }
+      let main: number;
+      let fwd: number;
+      if (rows) {
+        fwd = rows.reduce((n, row) => n + row[1], 0);
+        main = rows.length - fwd;
+      } else if (cap === Infinity) {
+        const all = this.statements.get(`SELECT count(*) AS n, coalesce(sum(s.fwd), 0) AS f FROM ${source.from} WHERE ${source.where}`).get(source.params) as { n: number; f: number };
+        fwd = all.f;
+        main = all.n - all.f;
+      } else if (before < end) {
+        // The page reaches this large tier: its own count goes at least to the page's end, so the offset inside it stays exact.
+        const mainLimit = Math.max(cap - counted, end - before);
+        main = this.countUpTo(source, 0, mainLimit);
+        const fwdLimit = Math.max(cap - counted - main, 0);
+        fwd = this.countUpTo(source, 1, fwdLimit);
+        if (main >= mainLimit || fwd >= fwdLimit) capped = true;
+      } else {
+        const budget = cap - counted;
+        if (budget <= 0) {
+          capped = true;
+          return [];
+        }
+        const some = this.statements.get(`SELECT count(*) AS n, coalesce(sum(fwd), 0) AS f FROM (SELECT s.fwd AS fwd FROM ${source.from} WHERE ${source.where} LIMIT @budget)`)
+          .get({ ...source.params, budget }) as { n: number; f: number };
+        fwd = some.f;
+        main = some.n - some.f;
+        if (some.n >= budget) capped = true;
+      }
+      before += main;
+      counted += main + fwd;
+      return [{ tier, source, rows, main, fwd }];
+    });
+    const totalMatches = tiers.reduce((sum, t) => sum + t.main, 0);
+    const forwardDeclarations = tiers.reduce((sum, t) => sum + t.fwd, 0);
+
+    // Pages over the tiers in order; forward declarations come after everything when asked for.
+    const segments = tiers.map((t) => ({ ...t, segmentFwd: 0, count: t.main }));
+    if (spec.includeForwardDeclarations) segments.push(...tiers.map((t) => ({ ...t, segmentFwd: 1, count: t.fwd })));
+    const picked: Array<{ id: number; tier: MatchTier }> = [];
+    let skip = spec.offset;
+    for (const segment of segments) {
+      if (picked.length >= spec.limit) break;
+      if (skip >= segment.count) {
+        skip -= segment.count;
+        continue;
+      }
+      const take = spec.limit - picked.length;
+      const { from, where, params } = segment.source;
+      const ids = segment.rows
+        ? segment.rows.filter((row) => row[1] === segment.segmentFwd).slice(skip, skip + take).map((row) => row[0])
+        : (this.statements.get(`SELECT s.id FROM ${from} WHERE ${where} AND s.fwd = ${segment.segmentFwd} ${ORDER_IN_TIER} LIMIT @take OFFSET @skip`).pluck().all({ ...params, take, skip }) as number[]);
+      skip = 0;
+      for (const id of ids) picked.push({ id, tier: segment.tier });
+    }
+    // Only the page's symbols are joined to their file and package, in one statement.
+    const byId = new Map<number, SymbolRow>();
+    if (picked.length > 0) {
+      const rows = parseRows(this.statements.get(`SELECT json_group_array(json_array(${SYMBOL_NAMES})) FROM (SELECT ${SYMBOL_COLUMNS} FROM json_each(?) AS page CROSS JOIN symbols s ON s.id = page.value ${SYMBOL_JOINS})`)
+        .pluck().get(JSON.stringify(picked.map((p) => p.id))) as string);
+      for (const row of rows) byId.set(row[ROW_ID], row);
+    }
+    const results: SearchHit[] = [];
+    for (const { id, tier } of picked) {
+      const row = byId.get(id);
+      if (row) results.push({ symbol: toSymbol(row), tier });
+    }
+    return capped ? { results, totalMatches, forwardDeclarations, countsCapped: true } : { results, totalMatches, forwardDeclarations };
+  }
+
+  /** Matches of one tier with this fwd, counting no further than `limit`. */
+  private countUpTo(source: TierSql, fwd: number, limit: number): number {
+    if (limit <= 0) return 0;
+    return this.statements.get(`SELECT count(*) FROM (SELECT 1 FROM ${source.from} WHERE ${source.where} AND s.fwd = ${fwd} LIMIT @limit)`).pluck().get({ ...source.params, limit }) as number;
+  }
+}
+
+/**
+ * An FTS5 phrase: the text quoted, inner quotes doubled, so operators in a query are just text. FTS5 reads
+ * its query as a C string, so a NUL would end it mid-phrase ("unterminated string"): it becomes a space,
+ * a separator as every other control character is to the tokenizers (names hold none, and the instr()
+ * checks after a MATCH still compare the query as sent).
+ */
+function phrase(text: string): string {
+  return `"${text.replace(/\0/g, ' ').replace(/"/g, '""')}"`;
+}
+
+/**
+ * The trigram MATCH for a substring: an ASCII query as the AND of trigrams that cover it without
+ * overlapping (`matcher` → mat AND che AND her), which FTS5 answers from rowid lists, several times
+ * faster than a phrase of every trigram; with `docCount` (names per trigram), the AND of its three
+ * rarest trigrams, as a common one (`ect`: 28,000 names) costs more than it narrows. The instr()
+ * check on the name that follows keeps exactly the names that contain the query.
+ */
+export function trigramMatch(text: string, docCount?: (trigram: string) => number): string {
+  // Non-ASCII case folding may differ between FTS5 and toLowerCase: those keep the exact phrase.
+  if (!/^[\x20-\x7e]+$/.test(text) || text.length <= 3) return phrase(text);
+  const lower = text.toLowerCase();
+  // FTS5 reads the three short rowid lists, instr() does the rest.
+  if (docCount) return rarestTrigrams([lower], docCount).map((c) => phrase(c.trigram)).join(' AND ');
+  const trigrams = new Set<string>();
+  for (let i = 0; i + 3 <= lower.length; i += 3) trigrams.add(lower.slice(i, i + 3));
+  trigrams.add(lower.slice(-3));
+  return [...trigrams].map(phrase).join(' AND ');
+}
+
+/**
+ * The three rarest trigrams inside `words` (lower case), weighing at most eight spread over them: the
+ * first look-up of each reads its rowid list. A third list costs less than the candidate names it
+ * rules out (`matcher`: 2,698 names hold `tch` and `mat`, 415 also `her`).
+ */
+function rarestTrigrams(words: string[], docCount: (trigram: string) => number): Array<{ trigram: string; n: number }> {
+  const all = words.flatMap((word) => Array.from({ length: Math.max(word.length - 2, 0) }, (_, i) => word.slice(i, i + 3)));
+  const spread = all.length <= 8 ? all : Array.from({ length: 8 }, (_, i) => all[Math.round((i * (all.length - 1)) / 7)]);
+  return [...new Set(spread)].map((trigram) => ({ trigram, n: docCount(trigram) })).sort((a, b) => a.n - b.n).slice(0, 3);
+}
+
+/** The filters' conditions (each ` AND ...`) and their parameters. */
+function filterSql(filters: SymbolFilters, qualifier: string | undefined): { sql: string; params: SqlParams } {
+  const parts: string[] = [];
+  const params: SqlParams = {};
+  if (filters.kinds?.length) parts.push(`s.kind IN (${namedList('kind', filters.kinds, params)})`);
+  if (filters.packages?.length) parts.push(`s.package_id IN (SELECT id FROM packages WHERE name IN (${namedList('package', filters.packages, params)}))`);
+  if (filters.language) {
+    parts.push('s.language = @language');
+    params.language = filters.language;
+  }
+  if (filters.userOnly) parts.push('s.external = 0');
+  if (filters.containingType) {
+    parts.push('s.containing_type = @containingType');
+    params.containingType = filters.containingType;
+  }
+  if (qualifier) {
+    // qualifierMatches in SQL (no JavaScript call per candidate): `qualifier.name` is the whole normalized qualified name or its tail after a `.`.
+    // The qualifier's last segment holds no separator, so the raw qualified name contains it too: instr() spares most replace() calls.
+    const normalized = "replace(replace(s.qualified_name, '::', '.'), '#', '.')";
+    const tail = (path: string): string => `(${path} = @qualifier || '.' || s.name OR substr(${path}, -(length(s.name) + length(@qualifier) + 2)) = '.' || @qualifier || '.' || s.name)`;
+    // Else the same with the symbol's module in front (`http.HandlerFunc`, `flask.app.Flask`), or, where a package names
+    // what its modules hold (Python's `flask.Flask`, `flask.Flask.run`), `qualifier.name` as a package above the module
+    // and then the whole qualified name.
+    const moduled = `s.module || '.' || ${normalized}`;
+    const wanted = "(@qualifier || '.' || s.name)";
+    const packaged = `(s.language IN (${PACKAGE_PREFIX_LANGUAGES}) AND length(${wanted}) > length(${normalized}) + 1 AND substr(${wanted}, -(length(${normalized}) + 1)) = '.' || ${normalized}
+      AND substr(s.module || '.', 1, length(${wanted}) - length(${normalized})) = substr(${wanted}, 1, length(${wanted}) - length(${normalized})))`;
+    // The qualifier's last segment (`last`) is in the module or the qualified name: instr() spares the rest for most candidates.
+    parts.push(`((instr(s.qualified_name, @last) > 0 AND ${tail(normalized)}) OR (s.module IS NOT NULL AND (instr(s.module, @last) > 0 OR instr(s.qualified_name, @last) > 0)
+      AND (${tail(moduled)} OR ${packaged})))`);
+    params.qualifier = qualifier;
+    params.last = qualifier.slice(qualifier.lastIndexOf('.') + 1);
+  }
+  return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
+}
+
+/** The languages whose packages name what their modules hold (`packagePrefix` in src/languages/<id>.ts), as an SQL list. */
+const PACKAGE_PREFIX_LANGUAGES = LANGUAGES.filter((language) => language.packagePrefix).map((language) => `'${language.id}'`).join(', ');
+
+/**
+ * What a tier's plan costs, in microseconds, measured on the million-symbol index: reading one entry of
+ * a trigram's rowid list; fetching and checking one candidate name; scanning one name of a first-hump range.
+ */
+const COST_POSTING = 0.015;
+const COST_CANDIDATE = 0.7;
+const COST_SCAN = 0.12;
+
+/**
+ * The trigrams whose names are the CamelCase tier's cheapest candidates, with their estimated cost:
+ * the rarest trigram of each hump of three letters or more, the rarest first, as many (up to three)
+ * as lower the estimate. A further trigram costs its rowid list and spares the candidates it rules out,
+ * guessed as if humps occurred independently (ten times as often together, to be safe).
+ */
+export function fuzzyTrigrams(humps: string[], docCount: (trigram: string) => number, names: number): { trigrams: string[]; cost: number } | undefined {
+  const picks = humps.filter((hump) => hump.length >= 3)
+    .map((hump) => rarestTrigrams([hump], docCount)[0])
+    .filter((pick) => pick !== undefined)
+    .sort((a, b) => a.n - b.n);
+  let best: { trigrams: string[]; cost: number } | undefined;
+  let listed = 0;
+  let candidates = 0;
+  for (const [i, pick] of picks.slice(0, 3).entries()) {
+    if (best?.trigrams.includes(pick.trigram)) continue;
+    listed += pick.n;
+    candidates = i === 0 ? pick.n : candidates * Math.min(1, (10 * pick.n) / Math.max(names, 1));
+    const cost = listed * COST_POSTING + candidates * COST_CANDIDATE;
+    if (!best || cost < best.cost) best = { trigrams: [...(best?.trigrams ?? []), pick.trigram], cost };
+    else break;
+  }
+  return best;
+}
+
+/**
+ * The FROM/WHERE of one tier, made disjoint from the tiers before it so counts add up and a
+ * symbol is listed once, in its best tier. Undefined when the tier cannot apply to the query.
+ * Parameters: `name` (the query), `lower` (lower case), `fuzzy` (the humps LIKE pattern), and each tier's own.
+ */
+function tierSource(tier: MatchTier, spec: SearchSpec, stats: NameStats): TierSql | undefined {
+  const q = spec.name;
+  const ql = q.toLowerCase();
+  const filters = filterSql(spec, spec.qualifier);
+  const fuzzy = fuzzyPattern(q);
+  const humps = queryHumps(q);
+  // Initials only (`FPC`): the LIKE over the name's initials is the whole CamelCase rule, no JavaScript call needed.
+  const initialsOnly = humps.every((hump) => hump.length === 1);
+  // The LIKE over humps narrows cheaply; plumb_camel decides (hump prefixes in order).
+  const camel = initialsOnly ? '' : ' AND plumb_camel(s.name, @name)';
+  const notFuzzy = fuzzy ? ` AND NOT (s.humps LIKE @fuzzy${camel})` : '';
+  const byName = 'CROSS JOIN symbols s ON s.name_lower = n.name_lower AND s.name = n.name';
+  const notFuzzyParams: SqlParams = fuzzy ? (initialsOnly ? { fuzzy } : { fuzzy, name: q }) : {};
+  let base: TierSql;
+  switch (tier) {
+    case 'exact':
+      // Through the lower-case index: one index fewer to maintain on every insert.
+      base = { from: 'symbols s', where: 's.name_lower = @lower AND s.name = @name', params: { lower: ql, name: q } };
+      break;
+    case 'exact_case_insensitive':
+      base = { from: 'symbols s', where: 's.name_lower = @lower AND s.name <> @name', params: { lower: ql, name: q } };
+      break;
+    case 'prefix':
+      base = { from: 'symbols s', where: 's.name_lower > @lower AND s.name_lower < @lowerEnd', params: { lower: ql, lowerEnd: prefixEnd(ql) } };
+      break;
+    case 'fuzzy': {
+      if (!fuzzy) return undefined;
+      const first = humps[0];
+      // A later hump of the query starts a hump of the name, so the name contains it: instr() spares most plumb_camel calls.
+      const words = humps.slice(1).filter((hump) => hump.length > 1);
+      const params: SqlParams = { first, firstEnd: prefixEnd(first), fuzzy, lower: ql, ...(initialsOnly ? {} : { name: q }) };
+      const where = `n.first >= @first AND n.first < @firstEnd AND n.humps LIKE @fuzzy AND instr(n.name_lower, @lower) <> 1${words.map((word, i) => {
+        params[`word${i}`] = word;
+        return ` AND instr(n.name_lower, @word${i}) > 0`;
+      }).join('')}${camel.replace(/s\./g, 'n.')}`;
+      // Each hump of the query is inside the name, so names holding a rare trigram of each hump are candidates too:
+      // taken when reading them costs less than scanning the first hump's names (`TestPartResult`: 2,311 names hold
+      // `sul`, 57 of them `art` too; 7,986 names start with `test`).
+      const rare = fuzzyTrigrams(humps, stats.trigram, stats.names());
+      if (rare && rare.cost < stats.firstHump(first) * COST_SCAN) {
+        base = { from: `name_text CROSS JOIN names n ON n.id = name_text.rowid ${byName}`, where: `name_text MATCH @trigrams AND ${where}`, params: { trigrams: rare.trigrams.map(phrase).join(' AND '), ...params } };
+        break;
+      }
+      // Distinct names whose first hump starts with the query's (CROSS JOIN keeps that order), then their symbols.
+      base = { from: `names n ${byName}`, where, params };
+      break;
+    }
+    case 'substring':
+      // Trigrams need three characters; one or two are served by the prefix and initials tiers, never a scan.
+      if (ql.length < 3) return undefined;
+      base = {
+        from: `name_text CROSS JOIN names n ON n.id = name_text.rowid ${byName}`,
+        where: `name_text MATCH @trigrams AND instr(n.name_lower, @lower) > 1${notFuzzy.replace(/s\./g, 'n.')}`,
+        params: { trigrams: trigramMatch(q, stats.trigram), lower: ql, ...notFuzzyParams },
+      };
+      break;
+    case 'signature':
+      if (spec.qualifier || !/[A-Za-z0-9_]/.test(q)) return undefined;
+      base = {
+        from: 'sig_text CROSS JOIN symbols s ON s.id = sig_text.rowid',
+        where: `sig_text MATCH @phrase AND instr(s.name_lower, @lower) = 0${notFuzzy}`,
+        params: { phrase: phrase(q), lower: ql, ...notFuzzyParams },
+      };
+      break;
+  }
+  return { from: base.from, where: base.where + filters.sql, params: { ...base.params, ...filters.params } };
+}

@@ -1,0 +1,130 @@
+/**
+ * The embedded SymbolStore: one SQLite database per workspace (WAL). It composes the parts, each
+ * one job: schema.ts opens the database, search.ts plans searches, reader.ts answers the other
+ * reads, writer.ts writes, rows.ts maps rows to symbols.
+ */
+import type Database from 'better-sqlite3';
+import type {
+  FileFilter, FileStamp, FileState, FileUpdate, IndexedFileInfo, PackageInfo, PackageRef, PackageSymbolsSpec,
+  SearchPage, SearchSpec, StoreCounts, StoredSymbol, SymbolStore,
+} from '../store.js';
+import type { LanguageId } from '../../syntax/types.js';
+import { SymbolQueries } from './reader.js';
+import { openStoreDatabase } from './schema.js';
+import { SearchPlanner } from './search.js';
+import { Statements } from './statements.js';
+import { SymbolWrites } from './writer.js';
+
+export interface SqliteStoreOptions {
+  /** The database file; its directory is created. */
+  file: string;
+}
+
+export class SqliteSymbolStore implements SymbolStore {
+  private readonly db: Database.Database;
+  private readonly planner: SearchPlanner;
+  private readonly queries: SymbolQueries;
+  private readonly writes: SymbolWrites;
+
+  private constructor(db: Database.Database) {
+    this.db = db;
+    const statements = new Statements(db);
+    this.planner = new SearchPlanner(statements);
+    this.queries = new SymbolQueries(statements);
+    this.writes = new SymbolWrites(statements);
+  }
+
+  /** Opens (or creates) the database; a different schema version or plumb version starts it afresh. */
+  static open(options: SqliteStoreOptions): SqliteSymbolStore {
+    return new SqliteSymbolStore(openStoreDatabase(options.file));
+  }
+
+  async search(spec: SearchSpec): Promise<SearchPage> {
+    return this.planner.search(spec);
+  }
+
+  async symbolById(id: string): Promise<StoredSymbol | undefined> {
+    return this.queries.symbolById(id);
+  }
+
+  async symbolsInFile(file: string): Promise<StoredSymbol[]> {
+    return this.queries.symbolsInFile(file);
+  }
+
+  async symbolsInContainer(containingType: string, limit: number): Promise<StoredSymbol[]> {
+    return this.queries.symbolsInContainer(containingType, limit);
+  }
+
+  async symbolsNamed(names: string[], limitPerName: number): Promise<StoredSymbol[]> {
+    return this.queries.symbolsNamed(names, limitPerName);
+  }
+
+  async symbolsWithBase(name: string, limit: number): Promise<StoredSymbol[]> {
+    return this.queries.symbolsWithBase(name, limit);
+  }
+
+  async indexedFiles(): Promise<string[]> {
+    return this.queries.indexedFiles();
+  }
+
+  async indexedFileInfos(filter: FileFilter): Promise<IndexedFileInfo[]> {
+    return this.queries.indexedFileInfos(filter);
+  }
+
+  async listPackages(): Promise<PackageInfo[]> {
+    return this.queries.listPackages();
+  }
+
+  async packageNamesLike(name: string): Promise<string[]> {
+    return this.queries.packageNamesLike(name);
+  }
+
+  async packageSymbols(spec: PackageSymbolsSpec): Promise<{ results: StoredSymbol[]; total: number; forwardDeclarations: number }> {
+    return this.queries.packageSymbols(spec);
+  }
+
+  async counts(): Promise<StoreCounts> {
+    return this.queries.counts();
+  }
+
+  async languageCounts(): Promise<Array<{ language: LanguageId; files: number; symbols: number }>> {
+    return this.queries.languageCounts();
+  }
+
+  async fileStates(): Promise<Map<string, FileState>> {
+    return this.writes.fileStates();
+  }
+
+  async fileStatesOf(files: string[]): Promise<Map<string, FileState>> {
+    return this.writes.fileStatesOf(files);
+  }
+
+  async filesUnder(directory: string): Promise<string[]> {
+    return this.writes.filesUnder(directory);
+  }
+
+  async write(updates: FileUpdate[], removed: string[], touched: FileStamp[] = []): Promise<void> {
+    this.writes.write(updates, removed, touched);
+  }
+
+  async registerPackages(packages: PackageRef[]): Promise<void> {
+    this.writes.registerPackages(packages);
+  }
+
+  async prunePackages(keep: PackageRef[]): Promise<void> {
+    this.writes.prunePackages(keep);
+  }
+
+  async optimize(): Promise<void> {
+    this.writes.optimize();
+  }
+
+  async bulkLoad(on: boolean): Promise<void> {
+    this.writes.bulkLoad(on);
+  }
+
+  async close(): Promise<void> {
+    if (this.writes.bulkLoading) this.writes.bulkLoad(false);
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * The build side: what the builder compares a walk against (file states), and the writes — a batch of
+ * file updates and removals in one transaction, packages, a first build's bulk load, housekeeping.
+ */
+import type Database from 'better-sqlite3';
+import { baseKey } from '../../syntax/bases.js';
+import { symbolIds } from '../ids.js';
+import { humpSegments, humpsOf, prefixEnd, rankOf } from '../ranking.js';
+import type { FileStamp, FileState, FileUpdate, PackageRef } from '../store.js';
+import { DROP_LOAD_INDEXES, finishLoad, signatureText, TEXT_PENDING } from './schema.js';
+import type { Statements } from './statements.js';
+
+const UPSERT_FILE = `INSERT INTO files (path, size, mtime, ctime, ino, hash, language, package_id, external, symbol_count)
+  VALUES (@path, @size, @mtime, @ctime, @ino, @hash, @language, @packageId, @external, @symbolCount)
+  ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, ctime = excluded.ctime, ino = excluded.ino, hash = excluded.hash, language = excluded.language,
+  package_id = excluded.package_id, external = excluded.external, symbol_count = excluded.symbol_count RETURNING id`;
+
+const INSERT_SYMBOL = `INSERT INTO symbols (sid, file_id, name, name_lower, humps, kind, qualified_name, containing_type,
+  sl, sc, el, ec, nl, nc, nel, nec, signature, parameters, return_type, doc, definition, fwd, external, rank, bases, language, package_id, module)
+  VALUES (@sid, @fileId, @name, @nameLower, @humps, @kind, @qualifiedName, @containingType,
+  @sl, @sc, @el, @ec, @nl, @nc, @nel, @nec, @signature, @parameters, @returnType, @doc, @definition, @fwd, @external, @rank, @bases, @language, @packageId, @module)`;
+
+const INSERT_NAME = 'INSERT OR IGNORE INTO names (name, name_lower, first, humps) VALUES (@name, @nameLower, @first, @humps)';
+
+const UPSERT_PACKAGE = `INSERT INTO packages (name, path, manifest, external) VALUES (@name, @path, @manifest, @external)
+  ON CONFLICT (name, path) DO UPDATE SET manifest = excluded.manifest, external = excluded.external RETURNING id`;
+
+export class SymbolWrites {
+  private readonly db: Database.Database;
+  private readonly packageIds = new Map<string, number>();
+  /** Set while a first build loads an empty store (see SymbolStore.bulkLoad). */
+  private bulk = false;
+  /** Names committed during the bulk load: names are never deleted, so a repeat skips its INSERT OR IGNORE. */
+  private readonly loadedNames = new Set<string>();
+
+  constructor(private readonly statements: Statements) {
+    this.db = statements.db;
+  }
+
+  get bulkLoading(): boolean {
+    return this.bulk;
+  }
+
+  fileStates(): Map<string, FileState> {
+    const states = new Map<string, FileState>();
+    for (const row of this.statements.get('SELECT path, size, mtime, ctime, ino, hash FROM files').all() as Array<{ path: string; size: number; mtime: number; ctime: number; ino: number; hash: string }>) {
+      states.set(row.path, { size: row.size, mtimeMs: row.mtime, ctimeMs: row.ctime, ino: row.ino, hash: row.hash });
+    }
+    return states;
+  }
+
+  fileStatesOf(files: string[]): Map<string, FileState> {
+    const states = new Map<string, FileState>();
+    const statement = this.statements.get('SELECT size, mtime, ctime, ino, hash FROM files WHERE path = ?');
+    for (const file of files) {
+      const row = statement.get(file) as { size: number; mtime: number; ctime: number; ino: number; hash: string } | undefined;
+      if (row) states.set(file, { size: row.size, mtimeMs: row.mtime, ctimeMs: row.ctime, ino: row.ino, hash: row.hash });
+    }
+    return states;
+  }
+
+  filesUnder(directory: string): string[] {
+    const prefix = directory.endsWith('/') ? directory : `${directory}/`;
+    const rows = this.statements.get('SELECT path FROM files WHERE path > @prefix AND path < @end').all({ prefix, end: prefixEnd(prefix) }) as Array<{ path: string }>;
+    return rows.map((row) => row.path);
+  }
+
+  write(updates: FileUpdate[], removed: string[], touched: FileStamp[] = []): void {
+    const fileId = this.statements.get('SELECT id FROM files WHERE path = ?');
+    const dropText = [
+      this.statements.get('DELETE FROM sig_text WHERE rowid IN (SELECT id FROM symbols WHERE file_id = ?)'),
+      this.statements.get('DELETE FROM symbol_bases WHERE symbol_id IN (SELECT id FROM symbols WHERE file_id = ?)'),
+    ];
+    const dropSymbols = this.statements.get('DELETE FROM symbols WHERE file_id = ?');
+    const dropFile = this.statements.get('DELETE FROM files WHERE id = ?');
+    const touch = this.statements.get('UPDATE files SET size = @size, mtime = @mtime, ctime = @ctime, ino = @ino WHERE path = @path');
+    const upsertFile = this.statements.get(UPSERT_FILE);
+    const insertSymbol = this.statements.get(INSERT_SYMBOL);
+    const insertName = this.statements.get(INSERT_NAME);
+    const insertNameText = this.statements.get('INSERT INTO name_text (rowid, name) VALUES (?, ?)');
+    const insertSig = this.statements.get('INSERT INTO sig_text (rowid, signature) VALUES (?, ?)');
+    const insertBase = this.statements.get('INSERT INTO symbol_bases (symbol_id, base) VALUES (?, ?)');
+
+    const dropFileContent = (id: number): void => {
+      for (const statement of dropText) statement.run(id);
+      dropSymbols.run(id);
+    };
+    const apply = this.db.transaction(() => {
+      for (const file of removed) {
+        const row = fileId.get(file) as { id: number } | undefined;
+        if (!row) continue;
+        dropFileContent(row.id);
+        dropFile.run(row.id);
+      }
+      for (const t of touched) touch.run({ size: t.size, mtime: t.mtimeMs, ctime: t.ctimeMs, ino: t.ino, path: t.file });
+      for (const update of updates) {
+        const packageId = this.packageId(update.package);
+        const existing = fileId.get(update.file) as { id: number } | undefined;
+        if (existing) dropFileContent(existing.id);
+        const external = update.external ? 1 : 0;
+        const { id } = upsertFile.get({
+          path: update.file, size: update.size, mtime: update.mtimeMs, ctime: update.ctimeMs ?? 0, ino: update.ino ?? 0, hash: update.hash,
+          language: update.language, packageId, external, symbolCount: update.symbols.length,
+        }) as { id: number };
+        const ids = symbolIds(update.file, update.symbols);
+        update.symbols.forEach((symbol, i) => {
+          const humps = humpsOf(symbol.name);
+          const { range, selectionRange } = symbol;
+          const { lastInsertRowid } = insertSymbol.run({
+            sid: ids[i], fileId: id, name: symbol.name, nameLower: symbol.name.toLowerCase(), humps, kind: symbol.kind,
+            qualifiedName: symbol.qualifiedName, containingType: symbol.containingType,
+            sl: range.start.line, sc: range.start.column, el: range.end.line, ec: range.end.column,
+            nl: selectionRange.start.line, nc: selectionRange.start.column, nel: selectionRange.end.line, nec: selectionRange.end.column,
+            signature: symbol.signature, parameters: JSON.stringify(symbol.parameters), returnType: symbol.returnType, doc: symbol.doc,
+            definition: symbol.definition ? 1 : 0, fwd: symbol.forwardDeclaration ? 1 : 0, external, rank: rankOf(update.external, symbol.definition),
+            bases: JSON.stringify(symbol.bases), language: symbol.language, packageId, module: update.module ?? null,
+          });
+          if (!this.loadedNames.has(symbol.name)) {
+            const name = insertName.run({ name: symbol.name, nameLower: symbol.name.toLowerCase(), first: humpSegments(symbol.name)[0] ?? '', humps });
+            if (name.changes > 0) insertNameText.run(name.lastInsertRowid, symbol.name);
+            if (this.bulk) this.loadedNames.add(symbol.name);
+          }
+          if (!this.bulk) insertSig.run(lastInsertRowid, signatureText(symbol.signature, symbol.returnType));
+          if (symbol.bases.length > 0) for (const key of baseKeys(symbol)) insertBase.run(lastInsertRowid, key);
+        });
+      }
+    });
+    try {
+      apply();
+    } catch (error) {
+      // A rolled-back batch may have named names it never committed.
+      this.loadedNames.clear();
+      throw error;
+    }
+  }
+
+  registerPackages(packages: PackageRef[]): void {
+    this.db.transaction(() => {
+      for (const ref of packages) this.packageId(ref);
+    })();
+  }
+
+  prunePackages(keep: PackageRef[]): void {
+    const wanted = new Set(keep.map((ref) => `${ref.name}\u0000${ref.path}`));
+    const rows = this.statements.get('SELECT p.id, p.name, p.path, (SELECT count(*) FROM files f WHERE f.package_id = p.id) AS files FROM packages p').all() as Array<{ id: number; name: string; path: string; files: number }>;
+    const drop = this.statements.get('DELETE FROM packages WHERE id = ?');
+    this.db.transaction(() => {
+      for (const row of rows) {
+        if (row.files > 0 || wanted.has(`${row.name}\u0000${row.path}`)) continue;
+        drop.run(row.id);
+        this.packageIds.delete(`${row.name}\u0000${row.path}`);
+      }
+    })();
+  }
+
+  /** Refreshes the planner's statistics after a build (bounded work). */
+  optimize(): void {
+    this.db.pragma('analysis_limit = 1000');
+    this.db.pragma('optimize');
+  }
+
+  bulkLoad(on: boolean): void {
+    if (on === this.bulk || !this.db.open) return;
+    this.bulk = on;
+    this.loadedNames.clear();
+    if (on) {
+      // A lookup by id during the load scans the table instead; what is committed is still found.
+      this.db.transaction(() => {
+        this.db.exec(DROP_LOAD_INDEXES);
+        this.statements.get('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(TEXT_PENDING, '1');
+      })();
+    } else {
+      finishLoad(this.db);
+    }
+    // WAL commits are write()s to the OS: a process kill loses none of them with or without fsync.
+    this.db.pragma(on ? 'synchronous = OFF' : 'synchronous = NORMAL');
+    // The checkpoint under NORMAL syncs the log and the database, covering what OFF left unsynced.
+    if (!on) this.db.pragma('wal_checkpoint(PASSIVE)');
+  }
+
+  private packageId(ref: PackageRef): number {
+    const key = `${ref.name}\u0000${ref.path}`;
+    let id = this.packageIds.get(key);
+    if (id === undefined) {
+      const row = this.statements.get(UPSERT_PACKAGE).get({ name: ref.name, path: ref.path, manifest: ref.manifest, external: ref.external ? 1 : 0 }) as { id: number };
+      id = row.id;
+      this.packageIds.set(key, id);
+    }
+    return id;
+  }
+}
+
+/** The symbol_bases keys of a type: each base's last name segment, and the names its import aliases stand for. */
+function baseKeys(symbol: { bases: string[]; baseAliases?: string[] }): Set<string> {
+  const keys = new Set<string>();
+  for (const base of symbol.bases) {
+    const key = baseKey(base);
+    if (key) keys.add(key);
+  }
+  for (const alias of symbol.baseAliases ?? []) keys.add(alias);
+  return keys;
+}
