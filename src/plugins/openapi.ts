@@ -6,7 +6,7 @@ import { ErrorResponse } from '../../schemas/common.js';
 import { VERSION } from '../version.js';
 
 const DESCRIPTION = [
-  'Solution-wide code navigation for LLM agents and HTTP clients: find a symbol by name without knowing its file, outline a file, walk the children of the symbol at a position, from an index of the whole workspace and a pool of language servers.',
+  'Solution-wide code navigation for LLM agents and HTTP clients: find a symbol by name without knowing its file, get its declaration with code, its usages, members, inheritors, type hierarchy and callers, outline a file, search statements, from an index of the whole workspace and a pool of language servers.',
   'Every route answers JSON by default and a compact markdown rendering with `format=markdown` or `Accept: text/markdown`. Errors are `{"error": {"code", "message"}}`. Paths are relative to the workspace root; lines and columns are 1-based. The same operations are MCP tools at /mcp.',
 ].join('\n\n');
 
@@ -65,8 +65,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       openapi: '3.1.0',
       info: { title: 'plumb', version: VERSION, description: DESCRIPTION, license: { name: 'MIT', identifier: 'MIT' } },
       tags: [
-        { name: 'navigation', description: 'Files and positions: outlines, children' },
         { name: 'symbols', description: 'Solution-wide symbol search and packages, from the index' },
+        { name: 'navigation', description: 'One symbol or position: declaration, usages, members, hierarchy, calls, outlines, children' },
+        { name: 'statements', description: 'Statement search by text, regex or an XPath-like path over the syntax tree' },
         { name: 'status', description: 'Health, index and language-server state' },
         { name: 'mcp', description: 'The Model Context Protocol endpoint (Streamable HTTP)' },
         { name: 'docs', description: 'This description' },
