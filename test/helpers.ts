@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp, type PlumbApp } from '../src/app.js';
@@ -34,11 +34,36 @@ export async function startApp(
 }
 
 /** googletest's own compile database, made by cmake in a temp build directory. */
-export function googletestCompileDb(t: { teardown(fn: () => void): void }): string {
+export function googletestCompileDb(t: { teardown(fn: () => void): void }, options: { shared?: boolean } = {}): string {
+  if (options.shared) return sharedGoogletestCompileDb();
   const build = tempDir(t, 'plumb-gtest-build-');
   execFileSync('cmake', ['-S', GOOGLETEST, '-B', build, '-DCMAKE_EXPORT_COMPILE_COMMANDS=ON'], { stdio: 'ignore' });
   if (!existsSync(path.join(build, 'compile_commands.json'))) throw new Error('cmake wrote no compile_commands.json');
   return build;
+}
+
+/**
+ * One googletest build directory for the test files that only read through clangd: clangd keeps its background
+ * index beside the compile database (.cache/clangd/index), so the second file to use it loads the shards the first
+ * wrote instead of indexing googletest again (a minute or two here). Made in a temp directory and renamed into
+ * place, so test files starting together never see half of it; left for the next run, like any cache.
+ */
+function sharedGoogletestCompileDb(): string {
+  const shared = path.join(os.tmpdir(), `plumb-test-gtest-build-${process.getuid?.() ?? 0}`);
+  if (existsSync(path.join(shared, 'compile_commands.json'))) return shared;
+  const fresh = mkdtempSync(path.join(os.tmpdir(), 'plumb-gtest-build-'));
+  execFileSync('cmake', ['-S', GOOGLETEST, '-B', fresh, '-DCMAKE_EXPORT_COMPILE_COMMANDS=ON'], { stdio: 'ignore' });
+  if (!existsSync(path.join(fresh, 'compile_commands.json'))) throw new Error('cmake wrote no compile_commands.json');
+  // cmake wrote absolute paths into its own directory: the copy stays valid only under the name it was made for.
+  const text = readFileSync(path.join(fresh, 'compile_commands.json'), 'utf8').split(fresh).join(shared);
+  writeFileSync(path.join(fresh, 'compile_commands.json'), text);
+  try {
+    renameSync(fresh, shared);
+  } catch {
+    // Another test file put one there first: use it.
+    rmSync(fresh, { recursive: true, force: true });
+  }
+  return shared;
 }
 
 export async function getJson(app: PlumbApp, url: string): Promise<{ status: number; body: any; headers: Record<string, unknown> }> {

@@ -46,7 +46,7 @@ async function serverSettled(app: PlumbApp, language: string, timeoutMs = 300_00
 }
 
 t.test('googletest with clangd', async (t) => {
-  const build = googletestCompileDb(t);
+  const build = googletestCompileDb(t, { shared: true });
   const app = await startApp(t, GOOGLETEST, { compileDatabase: { directory: build }, index: { watch: false } });
   await indexReady(app);
   // The first request opens a file and starts clangd's background index; compare once it is done.

@@ -6,7 +6,7 @@ import { indexReady } from '../index/helpers.js';
 interface Result { id: string; name: string; qualifiedName: string; file: string; source: string; depth: number; via?: { name: string }; confidence?: string; containingType: string }
 
 t.test('googletest: listeners, environments and their overrides', async (t) => {
-  const build = googletestCompileDb(t);
+  const build = googletestCompileDb(t, { shared: true });
   const app = await startApp(t, GOOGLETEST, { compileDatabase: { directory: build }, index: { watch: false } });
   await indexReady(app);
   const names = (results: Result[]): string[] => results.map((r) => r.name);

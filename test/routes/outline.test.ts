@@ -6,7 +6,7 @@ const find = (nodes: Node[], name: string): Node | undefined => nodes.find((n) =
 const names = (nodes: Node[]): string[] => nodes.map((n) => n.name);
 
 t.test('C++: outline of googletest\'s TestPartResult through clangd and cmake\'s compile database', async (t) => {
-  const build = googletestCompileDb(t);
+  const build = googletestCompileDb(t, { shared: true });
   const app = await startApp(t, GOOGLETEST, { compileDatabase: { directory: build } });
   const { status, body } = await getJson(app, '/outline?file=googletest/include/gtest/gtest-test-part.h');
   t.equal(status, 200);

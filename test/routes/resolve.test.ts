@@ -105,7 +105,7 @@ t.test('Go (a copy of bufio): a call in a test file resolves into bufio.go', asy
 });
 
 t.test('C++ (googletest): a call in gtest.cc resolves to the function declared in gtest-port.h and defined in gtest-port.cc', async (t) => {
-  const build = googletestCompileDb(t);
+  const build = googletestCompileDb(t, { shared: true });
   const app = await startApp(t, GOOGLETEST, { compileDatabase: { directory: build }, lsp: { requestTimeoutMs: 60000 } });
   await waitIndexed(app);
   const body = await resolvesInto(t, app, GOOGLETEST, { file: 'googletest/src/gtest.cc', line: /GTEST_LOG_\(ERROR\) << FormatFileLocation\(/, name: 'FormatFileLocation' }, { file: 'googletest/src/gtest-port.cc', kind: 'function' });
