@@ -3,7 +3,8 @@
  * /symbols/members as their use cases answer them (no HTTP), over ROOT's index (built or brought up to
  * date first, in plumb's cache unless --cache says otherwise). Declarations are asked by qualified name
  * (resolution included, context snippets read from disk); members by the type's id, with and without
- * inherited. Prints p50/p99/max per operation.
+ * inherited; inheritors by the type's id from the index alone (no server confirmation), depth 1 and all.
+ * Prints p50/p99/max per operation.
  */
 import { pino } from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
@@ -12,6 +13,7 @@ import { createServices } from '../src/services.js';
 import type { StoredSymbol } from '../src/index/store.js';
 import { findDeclaration } from '../src/symbols/declaration.js';
 import { listMembers } from '../src/symbols/members.js';
+import { findInheritors } from '../src/symbols/inheritors.js';
 
 const argv = process.argv.slice(2);
 const root = argv.find((arg, i) => !arg.startsWith('--') && !argv[i - 1]?.startsWith('--'));
@@ -71,4 +73,7 @@ await measure('declaration (by name)', declarationNames, (symbol: string) => fin
 await measure('declaration include_body', declarationNames, (symbol: string) => findDeclaration(services, { symbol, include_body: true }));
 await measure('members (by id)', memberTypes, (type: StoredSymbol) => listMembers(services, { id: type.id }));
 await measure('members inherited=true', memberTypes, (type: StoredSymbol) => listMembers(services, { id: type.id, inherited: true }));
+// Index only (no server confirmation): the types whose written bases name each sampled type.
+await measure('inheritors index-only d=1', memberTypes, (type: StoredSymbol) => findInheritors(services, { id: type.id }, undefined, { useServer: false }));
+await measure('inheritors index-only all', memberTypes, (type: StoredSymbol) => findInheritors(services, { id: type.id, depth: 'all' }, undefined, { useServer: false }));
 await services.close();

@@ -96,14 +96,33 @@ export interface ParsedQuery {
   qualifier?: string;
 }
 
-/** Splits `leveldb::Iterator`, `Outer.Inner.method` or `pkg.module.Class` into qualifier and name. */
+/**
+ * Splits `leveldb::Iterator`, `Outer.Inner.method` or `pkg.module.Class` into qualifier and name. Separators
+ * count outside brackets only: `Action::operator OnceAction<U(Args...)>` is one name in `Action`.
+ */
 export function parseQuery(query: string): ParsedQuery {
   const trimmed = query.trim();
-  const normalized = trimmed.replace(/::|#|\\/g, '.');
+  const parts: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (let i = 0; i < trimmed.length; i++) {
+    const c = trimmed[i];
+    if (c === '<' || c === '(' || c === '[') depth++;
+    else if ((c === '>' || c === ')' || c === ']') && depth > 0) depth--;
+    if (depth === 0 && (c === '.' || c === '#' || c === '\\' || (c === ':' && trimmed[i + 1] === ':'))) {
+      parts.push(current);
+      current = '';
+      if (c === ':') i++;
+      continue;
+    }
+    current += c;
+  }
+  parts.push(current);
   // A name never ends with a separator; a trailing one is a typo, not a qualifier.
-  const parts = normalized.split('.').filter((part) => part !== '');
-  if (parts.length <= 1) return { name: parts[0] ?? trimmed };
-  return { name: parts[parts.length - 1], qualifier: parts.slice(0, -1).join('.') };
+  const named = parts.filter((part) => part !== '');
+  if (named.length <= 1) return { name: named[0] ?? trimmed };
+  // The qualifier is compared with stored qualified names normalized the same way, brackets included.
+  return { name: named[named.length - 1], qualifier: named.slice(0, -1).join('.').replace(/::|#|\\/g, '.') };
 }
 
 /**

@@ -36,6 +36,9 @@ t.test('qualified queries split on ::, . and # and match on separator boundaries
   t.same(parseQuery('Outer.Inner.method'), { name: 'method', qualifier: 'Outer.Inner' });
   t.same(parseQuery('  BeginPlay '), { name: 'BeginPlay' });
   t.same(parseQuery('Foo::'), { name: 'Foo' }, 'a trailing separator is not a qualifier');
+  t.same(parseQuery('testing::internal::ReturnAction::operator OnceAction<U(Args...)>'), { name: 'operator OnceAction<U(Args...)>', qualifier: 'testing.internal.ReturnAction' }, 'separators inside brackets belong to the name');
+  t.same(parseQuery('ns::Outer<a::B>::method'), { name: 'method', qualifier: 'ns.Outer<a.B>' });
+  t.same(parseQuery('pkg\\mod#Class.method'), { name: 'method', qualifier: 'pkg.mod.Class' });
   t.ok(qualifierMatches('leveldb::Iterator', 'Iterator', 'leveldb'));
   t.ok(qualifierMatches('ns::leveldb::Iterator', 'Iterator', 'leveldb'));
   t.notOk(qualifierMatches('myleveldb::Iterator', 'Iterator', 'leveldb'), 'not in the middle of a name');
