@@ -13,17 +13,13 @@
  * skipped, so a brace in them counts for nothing.
  */
 
+import { isIdentPart, isIdentStart, literalEnd, mayStartLiteral, type CLexOptions } from './c-lexer.js';
 import { containsWord } from './common.js';
 
-export interface BodyRules {
-  /** Lines starting with `#` are directives (C, C++): skipped whole, continuations included. */
-  directives?: boolean;
-  /** The language's raw string form, which may span lines and hold quotes (Java: text blocks). */
-  rawStrings?: 'cpp' | 'go' | 'rust' | 'java';
+/** The lexing options (directives, raw strings, multi-line strings) say how comments and literals are skipped (c-lexer.ts). */
+export interface BodyRules extends CLexOptions {
   /** A line break ends a statement after a word, literal or closing bracket (Go's semicolon rule). */
   newlineEnds?: boolean;
-  /** Whether an ordinary "..." string may span lines (Rust). */
-  multilineStrings?: boolean;
   /** Words in a head's top level that make its brace a type/namespace/impl body, never a function body. */
   typeWords: ReadonlySet<string>;
   /** Whether the brace after this head opens a function body. */
@@ -86,60 +82,12 @@ function freshHead(): HeadState {
   return { paren: false, typeWord: false, firstWord: null, words: 0, firstKeyword: null, lastWord: null, initializes: false, annotation: false, parens: 0, brackets: 0, angles: 0, afterTemplate: false };
 }
 
-const isIdentStart = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c > 127;
-const isIdentPart = (c: number): boolean => isIdentStart(c) || (c >= 48 && c <= 57);
-
-/**
- * When a comment, string, character literal or directive starts at `i`, the index right after it
- * (the source length when it never ends); otherwise `i`.
- */
-function skipLiteral(source: string, i: number, rules: BodyRules): number {
-  const c = source.charCodeAt(i);
-  if (c === 47 /* / */) {
-    const next = source.charCodeAt(i + 1);
-    if (next === 47) {
-      const end = source.indexOf('\n', i);
-      return end < 0 ? source.length : end;
-    }
-    if (next === 42) {
-      const end = source.indexOf('*/', i + 2);
-      return end < 0 ? source.length : end + 2;
-    }
-    return i;
-  }
-  if (c === 34 /* " */) return rawStringEnd(source, i, rules) ?? stringEnd(source, i, rules);
-  if (c === 39 /* ' */) {
-    // A character literal ('x', '\n', '\u1234'); otherwise a Rust lifetime or a C++ digit separator.
-    if (source.charCodeAt(i + 1) === 92) {
-      const end = source.indexOf('\'', i + 3);
-      return end > 0 && end < i + 14 ? end + 1 : i + 1;
-    }
-    return source.charCodeAt(i + 2) === 39 ? i + 3 : i + 1;
-  }
-  if (c === 96 /* ` */ && rules.rawStrings === 'go') {
-    const end = source.indexOf('`', i + 1);
-    return end < 0 ? source.length : end + 1;
-  }
-  if (c === 35 /* # */ && rules.directives && startsLine(source, i)) return directiveEnd(source, i);
-  return i;
-}
-
 /** The code before `start` ends with `,` or a single `:` (not `::`). */
 function followsSeparator(source: string, start: number): boolean {
   let j = start - 1;
   while (j >= 0 && (source.charCodeAt(j) === 32 || source.charCodeAt(j) === 9 || source.charCodeAt(j) === 10 || source.charCodeAt(j) === 13)) j--;
   const c = source.charCodeAt(j);
   return c === 44 || (c === 58 && source.charCodeAt(j - 1) !== 58);
-}
-
-/** Only spaces and tabs between the line start and `i`. */
-function startsLine(source: string, i: number): boolean {
-  for (let j = i - 1; j >= 0; j--) {
-    const c = source.charCodeAt(j);
-    if (c === 10) return true;
-    if (c !== 32 && c !== 9) return false;
-  }
-  return true;
 }
 
 /** The `}` matching the `{` at `open`, skipping literals; -1 when the file ends first. */
@@ -152,8 +100,8 @@ function matchingBrace(source: string, open: number, rules: BodyRules): number {
       depth++;
     } else if (c === 125) {
       if (--depth === 0) return i;
-    } else if (c === 47 || c === 34 || c === 39 || c === 96 || c === 35) {
-      const end = skipLiteral(source, i, rules);
+    } else if (mayStartLiteral(c)) {
+      const end = literalEnd(source, i, rules);
       if (end > i) i = end - 1;
     }
   }
@@ -182,8 +130,8 @@ export function blankableBodies(source: string, rules: BodyRules): Array<[number
       continue;
     }
     if (c === 32 || c === 9 || c === 13 || c === 12 || c === 11) continue;
-    if (c === 47 || c === 34 || c === 39 || c === 96 || c === 35) {
-      const end = skipLiteral(source, i, rules);
+    if (mayStartLiteral(c)) {
+      const end = literalEnd(source, i, rules);
       if (end > i) {
         i = end - 1;
         // A comment between a word and a brace changes nothing; a string does.
@@ -329,55 +277,4 @@ function spaces(width: number): string {
 
 function holdsWord(source: string, from: number, to: number, rules: BodyRules): boolean {
   return containsWord(source, from, to, rules.keepWords) || (rules.keepPattern?.test(source.slice(from, to)) ?? false);
-}
-
-/** End (exclusive) of a directive's logical line, backslash continuations included. */
-export function directiveEnd(source: string, start: number): number {
-  let end = source.indexOf('\n', start);
-  while (end > 0 && source.charCodeAt(end - 1 - (source.charCodeAt(end - 1) === 13 ? 1 : 0)) === 92) end = source.indexOf('\n', end + 1);
-  return end < 0 ? source.length : end;
-}
-
-/** End (exclusive) of the "..." string at `open`; an unclosed one ends at the line break unless strings span lines. */
-function stringEnd(source: string, open: number, rules: BodyRules): number {
-  const n = source.length;
-  for (let i = open + 1; i < n; i++) {
-    const c = source.charCodeAt(i);
-    if (c === 92) i++;
-    else if (c === 34) return i + 1;
-    else if (c === 10 && !rules.multilineStrings) return i;
-  }
-  return n;
-}
-
-/** End (exclusive) of a raw string whose opening quote is at `quote` (C++ R"d(...)d", Rust r#"..."#); undefined when it is not one. */
-function rawStringEnd(source: string, quote: number, rules: BodyRules): number | undefined {
-  if (rules.rawStrings === 'cpp') {
-    // R, u8R, uR, UR or LR right before the quote, not the end of a longer identifier.
-    if (source.charCodeAt(quote - 1) !== 82) return undefined;
-    let p = quote - 2;
-    if (source.charCodeAt(p) === 56 && source.charCodeAt(p - 1) === 117) p -= 2;
-    else if (source.charCodeAt(p) === 117 || source.charCodeAt(p) === 85 || source.charCodeAt(p) === 76) p--;
-    if (p >= 0 && isIdentPart(source.charCodeAt(p))) return undefined;
-    const paren = source.indexOf('(', quote);
-    if (paren < 0 || paren - quote > 17) return undefined;
-    const close = source.indexOf(`)${source.slice(quote + 1, paren)}"`, paren);
-    return close < 0 ? source.length : close + (paren - quote) + 1;
-  }
-  if (rules.rawStrings === 'java') {
-    if (!source.startsWith('"""', quote)) return undefined;
-    const close = source.indexOf('"""', quote + 3);
-    return close < 0 ? source.length : close + 3;
-  }
-  if (rules.rawStrings === 'rust') {
-    let hashes = 0;
-    while (source.charCodeAt(quote - 1 - hashes) === 35) hashes++;
-    let p = quote - 1 - hashes;
-    if (source.charCodeAt(p) !== 114) return undefined;
-    if (source.charCodeAt(p - 1) === 98) p--;
-    if (p > 0 && isIdentPart(source.charCodeAt(p - 1))) return undefined;
-    const close = source.indexOf(`"${'#'.repeat(hashes)}`, quote + 1);
-    return close < 0 ? source.length : close + 1 + hashes;
-  }
-  return undefined;
 }
