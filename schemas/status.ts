@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
+import { SERVER_STATES } from '../src/lsp/client.js';
 
 export const ServerState = Type.Enum(
-  ['stopped', 'starting', 'indexing', 'ready', 'crashed'],
+  SERVER_STATES,
   { description: 'stopped (not started yet: servers start on first need), starting, indexing, ready, crashed' },
 );
 

@@ -3,7 +3,7 @@ import type { IndexSymbol, SymbolSearchResponse } from '../../schemas/symbols.js
 import type { PackageSymbolsResponse, PackagesResponse } from '../../schemas/packages.js';
 import { displayKind } from '../kinds.js';
 import { markdownTable } from './markdown.js';
-import { COUNT_CAP } from '../index/store.js';
+import { COUNT_CAP } from '../../schemas/symbols.js';
 
 const number = new Intl.NumberFormat('en-US');
 

@@ -79,7 +79,7 @@ export interface SearchPage {
  * Search counts matches up to about this many: exact counts of a generic query (`get`: 90,000
  * substring matches) cost tens of milliseconds, more than the page itself.
  */
-export const COUNT_CAP = 10_000;
+export { COUNT_CAP } from '../../schemas/symbols.js';
 
 /**
  * What a file was when it was indexed. Size and mtime alone miss an edit of the same length whose mtime

@@ -23,7 +23,9 @@ import { RequestGate } from './gate.js';
 import { answerServerRequests } from './handlers.js';
 import { ServerProcess, withTimeout } from './process.js';
 
-export type ServerState = 'starting' | 'indexing' | 'ready' | 'crashed' | 'stopped';
+/** A server's states, as /status reports them (schemas/status.ts takes its enum from here). */
+export const SERVER_STATES = ['stopped', 'starting', 'indexing', 'ready', 'crashed'] as const;
+export type ServerState = (typeof SERVER_STATES)[number];
 
 export interface ServerProgress {
   title?: string;

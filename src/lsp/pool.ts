@@ -1,17 +1,28 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProtocolRequestType, ServerCapabilities } from 'vscode-languageserver-protocol';
-import type { ServerStatus } from '../../schemas/status.js';
 import type { PlumbConfig } from '../config.js';
 import { PlumbError } from '../errors.js';
 import { LanguageTable, resolveLanguages } from '../languages/resolve.js';
 import type { LanguageDescriptor } from '../languages/types.js';
 import type { Workspace, WorkspaceFile } from '../workspace.js';
-import { LspClient, type LspLogger } from './client.js';
+import { LspClient, type LspLogger, type ServerState } from './client.js';
 import { commandDisplayName, resolveCommand } from './command.js';
 import { prepareCompileDatabase, type CompileDatabase } from './compile-db.js';
 
-export type { ServerStatus } from '../../schemas/status.js';
+/** One server slot as the pool sees it; the status route answers these as they are. */
+export interface ServerStatus {
+  language: string;
+  command: string;
+  pid: number | null;
+  state: ServerState;
+  progress: { percent?: number; message?: string; title?: string } | null;
+  restarts: number;
+  uptimeMs: number | null;
+  instance?: number;
+  compileDatabase?: { path: string; synthesized: boolean; rewritten?: boolean; source?: string };
+  lastError?: string;
+}
 export type { LanguageDescriptor } from '../languages/types.js';
 export type { LspLogger, ServerState } from './client.js';
 
