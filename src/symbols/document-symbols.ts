@@ -79,7 +79,7 @@ export function rangeEncloses(outer: Range, inner: Range): boolean {
   return comparePositions(outer.start, inner.start) <= 0 && comparePositions(inner.end, outer.end) <= 0;
 }
 
-/** Inclusive of the end, unlike convert.rangeContains: a cursor just after a name still points at it. */
+/** Inclusive of the end, unlike convert.rangeContains (end exclusive, as LSP ranges): a cursor just after a name still points at it. */
 export function rangeHolds(range: Range, position: Position): boolean {
   return comparePositions(range.start, position) <= 0 && comparePositions(position, range.end) <= 0;
 }

@@ -16,7 +16,7 @@ import type { Services } from '../services.js';
 import { languageOfPath } from '../languages/index.js';
 import { identifierAt, sameFamily, wordAt, type IdentifierAt } from '../syntax/identifiers.js';
 import type { WorkspaceFile } from '../workspace.js';
-import { checkPosition } from './document-symbols.js';
+import { checkPosition, rangeHolds } from './document-symbols.js';
 import { elapsedMs } from './elapsed.js';
 import { fileContents } from './file-contents.js';
 import { sharedTrees } from '../syntax/usage-kind.js';
@@ -119,7 +119,7 @@ async function fromTarget(services: Services, target: Target, contextLines: numb
 
 /** The symbol whose name (selectionRange) holds the position; else one whose name starts on that line. */
 function symbolNamedAt(symbols: StoredSymbol[], position: Position): StoredSymbol | undefined {
-  const named = symbols.filter((s) => comparePositions(s.selectionRange.start, position) <= 0 && comparePositions(position, s.selectionRange.end) <= 0);
+  const named = symbols.filter((s) => rangeHolds(s.selectionRange, position));
   if (named.length > 0) return named[named.length - 1];
   return symbols.find((s) => s.selectionRange.start.line === position.line);
 }
@@ -179,6 +179,3 @@ async function lineOf(absolute: string, line: number): Promise<string> {
   return trimmed.length > TEXT_MAX ? `${trimmed.slice(0, TEXT_MAX)}…` : trimmed;
 }
 
-function comparePositions(a: Position, b: Position): number {
-  return a.line - b.line || a.column - b.column;
-}

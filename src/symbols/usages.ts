@@ -12,7 +12,8 @@ import { CONTEXT_LINES_MAX, USAGES_LIMIT_DEFAULT, USAGES_LIMIT_MAX, type Snippet
 import { invalidParameter, PlumbError } from '../errors.js';
 import type { StoredSymbol } from '../index/store.js';
 import type { LanguageId } from '../syntax/types.js';
-import { fromLspPosition, toLspPosition } from '../lsp/convert.js';
+import { fromLspPosition, rangeContains, toLspPosition } from '../lsp/convert.js';
+import { rangeHolds } from './document-symbols.js';
 import type { Services } from '../services.js';
 import { languageOfPath } from '../languages/index.js';
 import { sameFamily, scanOccurrences } from '../syntax/identifiers.js';
@@ -213,13 +214,7 @@ function spot(file: string, position: Position): string {
 
 /** A hit on the name of one of the symbol's own declarations or definitions. */
 function isOwnPlace(hit: Hit, places: StoredSymbol[]): boolean {
-  return places.some((place) => place.file === hit.file && holds(place.selectionRange, hit));
-}
-
-function holds(range: { start: Position; end: Position }, position: Position): boolean {
-  const afterStart = position.line > range.start.line || (position.line === range.start.line && position.column >= range.start.column);
-  const beforeEnd = position.line < range.end.line || (position.line === range.end.line && position.column < range.end.column);
-  return afterStart && beforeEnd;
+  return places.some((place) => place.file === hit.file && rangeContains(place.selectionRange, hit));
 }
 
 /** Line text, context, enclosing symbol and usage kind for one page of hits (files read once each). */
@@ -264,7 +259,7 @@ async function usageKinds(absolute: string, stored: string, text: string, hits: 
 function enclosing(symbols: StoredSymbol[], position: Position): Usage['enclosingSymbol'] {
   let best: StoredSymbol | undefined;
   for (const symbol of symbols) {
-    if (!holds(symbol.range, position) && !(symbol.range.end.line === position.line && symbol.range.end.column === position.column)) continue;
+    if (!rangeHolds(symbol.range, position)) continue;
     if (!best || size(symbol.range) <= size(best.range)) best = symbol;
   }
   return best ? { name: best.name, kind: best.kind, qualifiedName: best.qualifiedName, id: best.id } : null;
