@@ -3,36 +3,12 @@
  * typeHierarchy prepare + subtypes requests for the same type, same run. In process.
  *   npx tsx bench/hierarchy.ts
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { TypeHierarchyPrepareRequest, TypeHierarchySubtypesRequest } from 'vscode-languageserver-protocol';
-import { buildApp } from '../src/app.js';
-import { validateConfig } from '../src/config.js';
 import { findInheritors } from '../src/symbols/inheritors.js';
+import { googletestApp, percentile, time } from './googletest.js';
 
-const scratch = mkdtempSync(path.join(os.tmpdir(), 'plumb-bench-hierarchy-'));
-const build = path.join(scratch, 'gtest-build');
-execFileSync('cmake', ['-S', '/usr/src/googletest', '-B', build, '-DCMAKE_EXPORT_COMPILE_COMMANDS=ON'], { stdio: 'ignore' });
-const app = await buildApp({ root: '/usr/src/googletest', config: validateConfig({ cacheDir: path.join(scratch, 'cache'), logLevel: 'silent', compileDatabase: { directory: build }, index: { watch: false } }), logger: false });
+const { app, close } = await googletestApp('hierarchy');
 const services = app.plumb;
-while (services.index.status().state !== 'ready') await new Promise((resolve) => setTimeout(resolve, 100));
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] * 10) / 10;
-}
-
-async function time(runs: number, work: () => Promise<unknown>): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    await work();
-    out.push(performance.now() - started);
-  }
-  return out;
-}
 
 const symbol = 'testing::TestEventListener';
 const first = performance.now();
@@ -59,5 +35,4 @@ console.log(`googletest, ${symbol}: ${warm.totalMatches} direct inheritors; firs
 console.log('| case | p50 ms | p99 ms | runs |');
 console.log('|---|---|---|---|');
 for (const [name, values] of rows) console.log(`| ${name} | ${percentile(values, 50)} | ${percentile(values, 99)} | ${values.length} |`);
-await app.close();
-rmSync(scratch, { recursive: true, force: true });
+await close();
