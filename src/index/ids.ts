@@ -25,3 +25,12 @@ export function symbolIds(file: string, symbols: readonly ExtractedSymbol[]): st
 export function contentHash(content: Uint8Array): string {
   return createHash('sha1').update(content).digest('base64url');
 }
+
+/**
+ * A file's row id: 48 bits of a hash of its stored path (a safe integer, above 0). Files are ordered by
+ * it within a search tier, so that order is the same on every build, whatever order the parse finished
+ * in, and in every store. The writer takes the next free id on the (unseen in practice) collision.
+ */
+export function fileIdFor(file: string): number {
+  return Number.parseInt(createHash('sha1').update(file).digest('hex').slice(0, 12), 16) || 1;
+}

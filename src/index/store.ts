@@ -153,10 +153,28 @@ export interface FileFilter {
   userOnly?: boolean;
 }
 
+/** What /status says of the store behind the index. */
+export interface StoreInfo {
+  backend: 'sqlite' | 'postgres';
+  /** The database file, or the store's URL without its password. */
+  location: string;
+  schemaVersion: number;
+  /** The workspace's key in a shared store (PostgreSQL), or null for the embedded one. */
+  workspace: string | null;
+  /** Bumped by every committed write: a replica compares it with the one it last saw. */
+  version: number;
+  /** When the last write was committed (ISO 8601), or null before any. */
+  lastUpdate: string | null;
+  /** The writer's build progress as it last recorded it, or null before any (what a replica shows). */
+  build: { state: 'building' | 'ready'; filesTotal: number } | null;
+}
+
 /**
  * The query side: only reads. Every use case (src/symbols/) gets this and nothing more.
  */
 export interface SymbolReader {
+  /** Backend, location, schema version and the last committed change. */
+  storeInfo(): Promise<StoreInfo>;
   search(spec: SearchSpec): Promise<SearchPage>;
   symbolById(id: string): Promise<StoredSymbol | undefined>;
   /** A file's symbols (stored path), in document order: by the start of their ranges, outer before inner. */
@@ -212,9 +230,16 @@ export interface SymbolWriter {
    * Off syncs everything written meanwhile.
    */
   bulkLoad(on: boolean): Promise<void>;
+  /** Records the build's state for readers elsewhere (a replica's /status). */
+  recordBuild(state: 'building' | 'ready', filesTotal: number): Promise<void>;
 }
 
 /** A store backend (SQLite today): the reader the use cases get and the writer the builder gets. */
 export interface SymbolStore extends SymbolReader, SymbolWriter {
+  /**
+   * Calls `listener` after writes committed by another process (a PostgreSQL writer's NOTIFY), with the
+   * store's new version; returns the unsubscribe. The embedded store has one process and never calls it.
+   */
+  onChange(listener: (version: number) => void): () => void;
   close(): Promise<void>;
 }

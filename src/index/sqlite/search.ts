@@ -11,7 +11,7 @@ import { COUNT_CAP } from '../store.js';
 import { parseRows, ROW_ID, SYMBOL_COLUMNS, SYMBOL_JOINS, SYMBOL_NAMES, toSymbol, type SymbolRow } from './rows.js';
 import { namedList, type SqlParams, type Statements } from './statements.js';
 
-/** Within a tier: user before external and definitions before declarations (rank), then name, file (index order), position. */
+/** Within a tier: user before external and definitions before declarations (rank), then name, file (by its id, a hash of its path), position. */
 const ORDER_IN_TIER = 'ORDER BY s.rank, s.name, s.file_id, s.nl, s.nc';
 
 /** id, fwd, rank, name, file_id, nl, nc: what a tier is counted and ordered by. */

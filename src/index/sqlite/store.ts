@@ -6,11 +6,11 @@
 import type Database from 'better-sqlite3';
 import type {
   FileFilter, FileStamp, FileState, FileUpdate, IndexedFileInfo, PackageInfo, PackageRef, PackageSymbolsSpec,
-  SearchPage, SearchSpec, StoreCounts, StoredSymbol, SymbolStore,
+  SearchPage, SearchSpec, StoreCounts, StoredSymbol, StoreInfo, SymbolStore,
 } from '../store.js';
 import type { LanguageId } from '../../syntax/types.js';
 import { SymbolQueries } from './reader.js';
-import { openStoreDatabase } from './schema.js';
+import { openStoreDatabase, SCHEMA_VERSION } from './schema.js';
 import { SearchPlanner } from './search.js';
 import { Statements } from './statements.js';
 import { SymbolWrites } from './writer.js';
@@ -25,9 +25,15 @@ export class SqliteSymbolStore implements SymbolStore {
   private readonly planner: SearchPlanner;
   private readonly queries: SymbolQueries;
   private readonly writes: SymbolWrites;
+  private readonly file: string;
+  /** Writes committed through this process (the only writer of an embedded store). */
+  private version = 0;
+  private lastUpdate: string | null = null;
+  private build: StoreInfo['build'] = null;
 
-  private constructor(db: Database.Database) {
+  private constructor(db: Database.Database, file: string) {
     this.db = db;
+    this.file = file;
     const statements = new Statements(db);
     this.planner = new SearchPlanner(statements);
     this.queries = new SymbolQueries(statements);
@@ -36,7 +42,19 @@ export class SqliteSymbolStore implements SymbolStore {
 
   /** Opens (or creates) the database; a different schema version or plumb version starts it afresh. */
   static open(options: SqliteStoreOptions): SqliteSymbolStore {
-    return new SqliteSymbolStore(openStoreDatabase(options.file));
+    return new SqliteSymbolStore(openStoreDatabase(options.file), options.file);
+  }
+
+  async storeInfo(): Promise<StoreInfo> {
+    return { backend: 'sqlite', location: this.file, schemaVersion: SCHEMA_VERSION, workspace: null, version: this.version, lastUpdate: this.lastUpdate, build: this.build };
+  }
+
+  async recordBuild(state: 'building' | 'ready', filesTotal: number): Promise<void> {
+    this.build = { state, filesTotal };
+  }
+
+  onChange(): () => void {
+    return () => undefined;
   }
 
   async search(spec: SearchSpec): Promise<SearchPage> {
@@ -105,6 +123,8 @@ export class SqliteSymbolStore implements SymbolStore {
 
   async write(updates: FileUpdate[], removed: string[], touched: FileStamp[] = []): Promise<void> {
     this.writes.write(updates, removed, touched);
+    this.version++;
+    this.lastUpdate = new Date().toISOString();
   }
 
   async registerPackages(packages: PackageRef[]): Promise<void> {

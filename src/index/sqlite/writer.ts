@@ -4,14 +4,14 @@
  */
 import type Database from 'better-sqlite3';
 import { baseKey } from '../../syntax/bases.js';
-import { symbolIds } from '../ids.js';
+import { fileIdFor, symbolIds } from '../ids.js';
 import { humpSegments, humpsOf, prefixEnd, rankOf } from '../ranking.js';
 import type { FileStamp, FileState, FileUpdate, PackageRef } from '../store.js';
 import { DROP_LOAD_INDEXES, finishLoad, signatureText, TEXT_PENDING } from './schema.js';
 import type { Statements } from './statements.js';
 
-const UPSERT_FILE = `INSERT INTO files (path, size, mtime, ctime, ino, hash, language, package_id, external, symbol_count)
-  VALUES (@path, @size, @mtime, @ctime, @ino, @hash, @language, @packageId, @external, @symbolCount)
+const UPSERT_FILE = `INSERT INTO files (id, path, size, mtime, ctime, ino, hash, language, package_id, external, symbol_count)
+  VALUES (@id, @path, @size, @mtime, @ctime, @ino, @hash, @language, @packageId, @external, @symbolCount)
   ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, ctime = excluded.ctime, ino = excluded.ino, hash = excluded.hash, language = excluded.language,
   package_id = excluded.package_id, external = excluded.external, symbol_count = excluded.symbol_count RETURNING id`;
 
@@ -67,6 +67,7 @@ export class SymbolWrites {
 
   write(updates: FileUpdate[], removed: string[], touched: FileStamp[] = []): void {
     const fileId = this.statements.get('SELECT id FROM files WHERE path = ?');
+    const idTaken = this.statements.get('SELECT 1 FROM files WHERE id = ?').pluck();
     const dropText = [
       this.statements.get('DELETE FROM sig_text WHERE rowid IN (SELECT id FROM symbols WHERE file_id = ?)'),
       this.statements.get('DELETE FROM symbol_bases WHERE symbol_id IN (SELECT id FROM symbols WHERE file_id = ?)'),
@@ -97,9 +98,11 @@ export class SymbolWrites {
         const packageId = this.packageId(update.package);
         const existing = fileId.get(update.file) as { id: number } | undefined;
         if (existing) dropFileContent(existing.id);
+        let newId = existing?.id ?? fileIdFor(update.file);
+        if (!existing) while (idTaken.get(newId)) newId++;
         const external = update.external ? 1 : 0;
         const { id } = upsertFile.get({
-          path: update.file, size: update.size, mtime: update.mtimeMs, ctime: update.ctimeMs ?? 0, ino: update.ino ?? 0, hash: update.hash,
+          id: newId, path: update.file, size: update.size, mtime: update.mtimeMs, ctime: update.ctimeMs ?? 0, ino: update.ino ?? 0, hash: update.hash,
           language: update.language, packageId, external, symbolCount: update.symbols.length,
         }) as { id: number };
         const ids = symbolIds(update.file, update.symbols);
