@@ -2,7 +2,7 @@
 # Sets plumb up on a Debian machine with Node 20: the language servers' system packages,
 # the npm packages, and the build. Safe to run again: it skips what is already there.
 #   scripts/setup.sh          what serving needs
-#   scripts/setup.sh --test   also the real code the test suite runs on (googletest, flask, ...)
+#   scripts/setup.sh --test   also the real code the test suite runs on (googletest, flask, ...) and PostgreSQL
 # The Dockerfile runs this same script, so the image is what the tests exercise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +25,8 @@ if [ "$with_tests" = 1 ]; then
   [ -d /usr/lib/python3/dist-packages/flask ] || packages+=(python3-flask)
   command -v ctags >/dev/null 2>&1 || packages+=(universal-ctags)
   command -v cmake >/dev/null 2>&1 || packages+=(cmake)
+  # PostgreSQL for the shared-store tests: they start their own cluster (initdb, pg_ctl) in a temporary directory.
+  compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || packages+=(postgresql)
   # Real sources for the syntax layer's recall tests (see test/syntax/).
   while read -r pkg path; do
     [ -z "$pkg" ] || [ "${pkg:0:1}" = "#" ] || [ -e "$path" ] || packages+=("$pkg")
