@@ -10,6 +10,8 @@ export type ErrorCode =
   | 'unsupported_language'
   | 'server_unavailable'
   | 'server_timeout'
+  /** The index's store (a PostgreSQL database) cannot be reached, or holds no index this plumb can read. */
+  | 'store_unavailable'
   | 'unauthorized'
   | 'not_found'
   | 'payload_too_large'
@@ -33,6 +35,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   request_cancelled: 499,
   unauthorized: 401,
   server_unavailable: 503,
+  store_unavailable: 503,
   server_timeout: 504,
   internal_error: 500,
 };

@@ -48,6 +48,8 @@ export interface SymbolIndexOptions {
   config: PlumbConfig;
   cacheDir: string;
   logger?: IndexLogger;
+  /** The store to use; by default the workspace's SQLite database under cacheDir. */
+  store?: SymbolStore;
 }
 
 /** Commit when a batch holds this many files or symbols, or has waited this long; small batches keep queries answered meanwhile. */
@@ -92,7 +94,7 @@ export class SymbolIndex {
   /** Opens the workspace's database under the cache directory (created, or rebuilt on a schema change). */
   static async open(options: SymbolIndexOptions): Promise<SymbolIndex> {
     const file = databaseFileFor(options.cacheDir, options.root);
-    const store = SqliteSymbolStore.open({ file });
+    const store = options.store ?? SqliteSymbolStore.open({ file });
     const index = new SymbolIndex(options, store, file);
     const counts = await store.counts();
     index.progressValue.symbols = counts.symbols;
