@@ -23,6 +23,15 @@ export const PlumbConfig = Type.Object(
     cacheDir: Type.Optional(Type.String({ minLength: 1, description: 'Where plumb keeps its index and synthesized compile databases (default: $XDG_CACHE_HOME/plumb)' })),
     token: Type.Optional(Type.String({ minLength: 16, description: 'Bearer token required on every route but /health' })),
     allowUnprotected: Type.Boolean({ default: false, description: 'Allow a non-loopback host without a token' }),
+    store: Type.Optional(Type.String({
+      pattern: '^postgres(ql)?://',
+      description: 'A shared PostgreSQL store for the index (postgres://user:password@host:port/db); without it, an SQLite database in cacheDir',
+    })),
+    workspace: Type.Optional(Type.String({
+      minLength: 1, maxLength: 200,
+      description: "The workspace's key in a shared store (default: the real path of ROOT); replicas with their own copy of the workspace elsewhere name the same key",
+    })),
+    readOnly: Type.Boolean({ default: false, description: 'Serve as a read-only replica of a shared store: build nothing, watch nothing, answer from the store' }),
     languages: Type.Record(Type.String({ pattern: '^[a-z][a-z0-9_+-]*$' }), ServerOverride, {
       default: {},
       description: 'Per-language server overrides, keyed by language id (cpp, typescript, python, go, or a new one)',

@@ -35,12 +35,28 @@ export const IndexStatus = Type.Object({
   symbols: Type.Integer(),
 });
 
+export const StoreStatus = Type.Object({
+  backend: Type.Enum(['sqlite', 'postgres'], { description: 'sqlite: the embedded database in the cache; postgres: a shared store' }),
+  location: Type.String({ description: 'The database file, or the store URL without its password' }),
+  schemaVersion: Type.Integer({ description: "The store schema's version" }),
+  workspace: Type.Union([Type.String(), Type.Null()], { description: "This workspace's key in a shared store" }),
+  readOnly: Type.Boolean({ description: 'true for a replica: it builds nothing and answers from the store its writer keeps' }),
+  reachable: Type.Boolean({ description: 'false while the store cannot be reached (answers from the index are 503 store_unavailable meanwhile)' }),
+  version: Type.Integer({ description: 'Bumped by every write committed to the workspace index' }),
+  lastUpdate: Type.Union([Type.String(), Type.Null()], { description: 'When the last write was committed (ISO 8601)' }),
+  behind: Type.Integer({ description: 'Writes committed that this process has not been told of yet (a replica; answers read the store directly, so they are never older than the store)' }),
+  error: Type.Optional(Type.String({ description: 'Why the store cannot be reached' })),
+});
+
+export type StoreStatus = Static<typeof StoreStatus>;
+
 export const StatusResponse = Type.Object({
   ready: Type.Boolean({ description: 'true once the index is built' }),
   root: Type.String({ description: 'The workspace root' }),
   version: Type.String(),
   uptimeMs: Type.Integer(),
   index: IndexStatus,
+  store: StoreStatus,
   servers: Type.Array(ServerStatus),
   requestsCancelled: Type.Integer({ description: 'Requests whose client went away before the answer (not timeouts: nothing was sent)' }),
 });

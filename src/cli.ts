@@ -17,8 +17,11 @@ Usage:
   plumb --version                The version
 
 Configuration: ROOT/plumb.json (or --config FILE), then environment variables
-(PLUMB_HOST, PLUMB_PORT, PLUMB_LOG_LEVEL, PLUMB_CACHE_DIR, PLUMB_TOKEN, PLUMB_ALLOW_UNPROTECTED),
-then command-line flags, each overriding the one before.
+(PLUMB_HOST, PLUMB_PORT, PLUMB_LOG_LEVEL, PLUMB_CACHE_DIR, PLUMB_TOKEN, PLUMB_ALLOW_UNPROTECTED,
+PLUMB_STORE, PLUMB_WORKSPACE), then command-line flags, each overriding the one before.
+
+A team shares one index in PostgreSQL: 'plumb index ROOT --store URL' (or 'plumb serve ROOT
+--store URL') writes it, any number of 'plumb serve ROOT --store URL --read-only' answer from it.
 `;
 
 const SERVE_HELP = `Usage: plumb serve [ROOT] [options]
@@ -34,6 +37,11 @@ Options:
   --cache-dir DIR     Where plumb keeps its index and compile databases
                       (default $XDG_CACHE_HOME/plumb or ~/.cache/plumb)
   --allow-unprotected Listen on a non-loopback address without a token
+  --store URL         Keep the index in a shared PostgreSQL store (postgres://user@host:port/db)
+                      instead of SQLite in the cache directory
+  --workspace NAME    This workspace's key in the shared store (default: the real path of ROOT)
+  --read-only         Serve as a replica of the shared store: build and watch nothing, answer
+                      from what the writer commits (needs --store)
   -h, --help          This text
 `;
 
@@ -48,6 +56,9 @@ Options:
   --log-level LEVEL   fatal, error, warn (default here), info, debug, trace or silent
   --cache-dir DIR     Where plumb keeps its index and compile databases
                       (default $XDG_CACHE_HOME/plumb or ~/.cache/plumb)
+  --store URL         Keep the index in a shared PostgreSQL store (postgres://user@host:port/db)
+                      instead of SQLite in the cache directory
+  --workspace NAME    This workspace's key in the shared store (default: the real path of ROOT)
   -h, --help          This text
 `;
 
@@ -62,6 +73,9 @@ Options:
                       index.exclude, index.extraRoots, index.workers
   --log-level LEVEL   fatal, error, warn, info (default), debug, trace or silent
   --cache-dir DIR     Where plumb keeps its index (default $XDG_CACHE_HOME/plumb or ~/.cache/plumb)
+  --store URL         Keep the index in a shared PostgreSQL store (postgres://user@host:port/db)
+                      instead of SQLite in the cache directory
+  --workspace NAME    This workspace's key in the shared store (default: the real path of ROOT)
   -h, --help          This text
 `;
 
@@ -69,6 +83,8 @@ const MCP_OPTIONS = {
   config: { type: 'string' },
   'log-level': { type: 'string' },
   'cache-dir': { type: 'string' },
+  store: { type: 'string' },
+  workspace: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
 
@@ -79,6 +95,9 @@ const SERVE_OPTIONS = {
   'log-level': { type: 'string' },
   'cache-dir': { type: 'string' },
   'allow-unprotected': { type: 'boolean' },
+  store: { type: 'string' },
+  workspace: { type: 'string' },
+  'read-only': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
 
@@ -139,7 +158,10 @@ function parseCommon(args: string[], help: string, options: typeof MCP_OPTIONS |
       port: values.port === undefined ? undefined : Number(values.port),
       logLevel: values['log-level'],
       cacheDir: values['cache-dir'],
+      store: values.store,
+      workspace: values.workspace,
       ...(values['allow-unprotected'] ? { allowUnprotected: true } : {}),
+      ...(values['read-only'] ? { readOnly: true } : {}),
     },
   });
   return { root, config, values };

@@ -21,6 +21,8 @@ export const ENV_OVERRIDES: Record<string, { field: string; parse: (raw: string)
   PLUMB_CACHE_DIR: { field: 'cacheDir', parse: (raw) => raw },
   PLUMB_TOKEN: { field: 'token', parse: (raw) => raw },
   PLUMB_ALLOW_UNPROTECTED: { field: 'allowUnprotected', parse: (raw) => raw === '1' || raw === 'true' },
+  PLUMB_STORE: { field: 'store', parse: (raw) => raw },
+  PLUMB_WORKSPACE: { field: 'workspace', parse: (raw) => raw },
 };
 
 export interface LoadConfigOptions {
@@ -29,7 +31,7 @@ export interface LoadConfigOptions {
   configPath?: string;
   env?: NodeJS.ProcessEnv;
   /** Values from command-line flags: they win over the file and the environment. */
-  overrides?: Partial<Record<'host' | 'port' | 'logLevel' | 'cacheDir', unknown>>;
+  overrides?: Partial<Record<'host' | 'port' | 'logLevel' | 'cacheDir' | 'store' | 'workspace' | 'readOnly', unknown>>;
 }
 
 /**
@@ -76,7 +78,13 @@ export function loadConfig(options: LoadConfigOptions): PlumbConfig {
 /** `source` names the config file (or `configuration` when there is none); `origins` the fields set elsewhere. */
 export function validateConfig(raw: unknown, source = 'config', origins: Record<string, string> = {}): PlumbConfig {
   const withDefaults = Value.Default(PlumbConfig, Value.Clone(raw));
-  if (Value.Check(PlumbConfig, withDefaults)) return withDefaults;
+  if (Value.Check(PlumbConfig, withDefaults)) {
+    if (withDefaults.readOnly && !withDefaults.store) {
+      const origin = origins.readOnly ? ` (set by ${origins.readOnly})` : '';
+      throw new ConfigError(`Invalid ${source}:\n  readOnly${origin}: a read-only replica needs a shared store: set store (--store postgres://user@host:port/db, PLUMB_STORE)`);
+    }
+    return withDefaults;
+  }
   const problems = [...Value.Errors(PlumbConfig, withDefaults)]
     // The additionalProperties error says which key; its 'schema is false' twin adds nothing.
     .filter((error) => error.keyword !== 'boolean')
@@ -101,6 +109,7 @@ function describeConfigError(error: SchemaError): string {
     const extra = (error.params.additionalProperties as string[] | undefined) ?? [];
     return `${field}: unknown field${extra.length > 1 ? 's' : ''} ${extra.map((k) => `'${k}'`).join(', ')}`;
   }
+  if (error.keyword === 'pattern' && field === 'store') return `${field}: must be a PostgreSQL URL, postgres://user:password@host:port/database`;
   if (error.keyword === 'enum' && Array.isArray(error.params.allowedValues)) {
     return `${field}: must be one of ${error.params.allowedValues.join(', ')}`;
   }

@@ -47,6 +47,22 @@ t.test('a bad config stops the start with a message naming the field', async (t)
   t.match(unknown.stderr, /Unknown option '--colour'/);
 });
 
+t.test('a shared store: a URL of PostgreSQL, and a replica only with one', async (t) => {
+  const root = tempDir(t);
+  const help = run(['serve', '--help']);
+  for (const flag of ['--store', '--workspace']) t.match(help.stdout, new RegExp(`${flag} \\S+\\s+\\S`), `${flag} described`);
+  t.match(help.stdout, /--read-only\s+Serve as a replica/);
+  const wrong = run(['index', root, '--store', 'mysql://db/plumb']);
+  t.equal(wrong.status, 2);
+  t.match(wrong.stderr, /store: must be a PostgreSQL URL, postgres:\/\/user:password@host:port\/database \(set by the command-line option --store\)/);
+  const fromEnv = run(['serve', root], { PLUMB_STORE: 'sqlite:///tmp/x' });
+  t.match(fromEnv.stderr, /set by the environment variable PLUMB_STORE/);
+  const replica = run(['serve', root, '--read-only']);
+  t.equal(replica.status, 2);
+  t.match(replica.stderr, /readOnly \(set by the command-line option --read-only\): a read-only replica needs a shared store/);
+  t.equal(run(['index', root, '--read-only']).status, 2, 'plumb index writes: no --read-only there');
+});
+
 t.test('refuses a non-loopback address without a token', async (t) => {
   const root = tempDir(t);
   const result = run(['serve', root, '--host', '0.0.0.0']);

@@ -8,6 +8,7 @@ export function statusMarkdown(status: StatusResponse): string {
     '',
     `Root: \`${status.root}\``,
     `Index: ${index.state}, ${index.filesIndexed}/${index.filesTotal} files, ${index.symbols} symbols`,
+    storeLine(status.store),
     '',
     markdownTable(
       ['Language', 'State', 'Progress', 'PID', 'Restarts', 'Command'],
@@ -27,4 +28,11 @@ export function statusMarkdown(status: StatusResponse): string {
     }
   }
   return lines.join('\n') + '\n';
+}
+
+function storeLine(store: StatusResponse['store']): string {
+  const where = `Store: ${store.backend} \`${store.location}\`${store.workspace ? `, workspace \`${store.workspace}\`` : ''}${store.readOnly ? ', read-only replica' : ''}`;
+  if (!store.reachable) return `${where} — UNREACHABLE: ${store.error ?? 'no answer'}`;
+  const updated = store.lastUpdate ? `, last update ${store.lastUpdate}` : '';
+  return `${where}, schema ${store.schemaVersion}, version ${store.version}${updated}${store.behind > 0 ? `, ${store.behind} write(s) behind` : ''}`;
 }

@@ -153,6 +153,17 @@ export interface FileFilter {
   userOnly?: boolean;
 }
 
+/** A store URL as shown in /status, logs and errors: without its password. */
+export function storeLocation(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1@');
+  }
+}
+
 /** What /status says of the store behind the index. */
 export interface StoreInfo {
   backend: 'sqlite' | 'postgres';

@@ -11,7 +11,8 @@ import { languageById } from '../languages/index.js';
 import { isManifestFile, PackageResolver } from './manifests.js';
 import { ParsePool } from './parse-pool.js';
 import { SqliteSymbolStore } from './sqlite/store.js';
-import type { FileStamp, FileState, FileUpdate, PackageRef, SymbolReader, SymbolStore } from './store.js';
+import { storeLocation, type FileStamp, type FileState, type FileUpdate, type PackageRef, type SymbolReader, type SymbolStore } from './store.js';
+import type { StoreStatus } from '../../schemas/status.js';
 import { moduleOf, packageDirectoryCheck, type PackageDirectoryCheck } from './modules.js';
 import { RootFilter, storedPath, walkRoot, walkRoots, type IndexRoot, type WalkedFile, type WalkResult } from './walker.js';
 import { DirectoryWatcher } from './watcher.js';
@@ -82,6 +83,10 @@ export class SymbolIndex {
   private closed = false;
   /** Python package directories seen in this pass (modules.ts). */
   private isPackage: PackageDirectoryCheck = packageDirectoryCheck();
+  /** The store version this process has caught up with (a replica: the last change announced to it). */
+  private seenVersion = 0;
+  private unsubscribe: (() => void) | undefined;
+  private lastInfo: StoreStatus | undefined;
 
   private constructor(options: SymbolIndexOptions, store: SymbolStore, databaseFile: string) {
     this.options = options;
@@ -119,14 +124,24 @@ export class SymbolIndex {
 
   /** Builds (or brings up to date) the index; concurrent calls share one build. */
   build(): Promise<BuildSummary> {
+    if (this.readOnly) return Promise.reject(new Error('a read-only replica builds no index: run the writer (plumb index or plumb serve without --read-only)'));
     this.building ??= this.runBuild().finally(() => {
       this.building = undefined;
     });
     return this.building;
   }
 
-  /** Builds in the background, then watches the workspace when config.index.watch is on. */
+  /**
+   * Builds in the background, then watches the workspace when config.index.watch is on. A read-only
+   * replica (config.readOnly) builds and watches nothing: it follows what the store's writer commits.
+   */
   start(): void {
+    if (this.readOnly) {
+      void this.follow().catch((error: unknown) => {
+        if (!this.closed) this.logger.warn(`index: reading the store failed: ${error instanceof Error ? error.message : String(error)}`);
+      });
+      return;
+    }
     const watch = this.options.config.index.watch;
     void this.build().then(
       () => {
@@ -138,8 +153,56 @@ export class SymbolIndex {
     );
   }
 
+  /** True for a replica: the store is written by another plumb, this one only reads it. */
+  get readOnly(): boolean {
+    return this.options.config.readOnly;
+  }
+
+  /**
+   * The store's description for /status: what it says of itself, how many of its writes this process
+   * has not been told of, and, while it cannot be reached, what it said last with the reason.
+   */
+  async storeStatus(): Promise<StoreStatus> {
+    try {
+      const info = await this.store.storeInfo();
+      // The writer's own commits are seen as they happen.
+      if (!this.readOnly) this.seenVersion = info.version;
+      const { build: _build, ...rest } = info;
+      this.lastInfo = { ...rest, readOnly: this.readOnly, reachable: true, behind: Math.max(0, info.version - this.seenVersion) };
+      return this.lastInfo;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const known = this.lastInfo ?? { backend: 'postgres', location: this.options.config.store ? storeLocation(this.options.config.store) : this.databaseFile, schemaVersion: 0, workspace: null, version: 0, lastUpdate: null, behind: 0, readOnly: this.readOnly };
+      return { ...known, reachable: false, error: reason };
+    }
+  }
+
+  /** A replica's progress from the store: the writer's recorded build, and the counts as committed; again on every change it announces. */
+  private async follow(): Promise<void> {
+    this.filters = await this.rootFilters();
+    this.unsubscribe = this.store.onChange((version) => {
+      void this.catchUp(version).catch((error: unknown) => {
+        if (!this.closed) this.logger.warn(`index: reading the store failed: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    });
+    await this.catchUp();
+  }
+
+  private async catchUp(version?: number): Promise<void> {
+    if (this.closed) return;
+    const [info, counts] = await Promise.all([this.store.storeInfo(), this.store.counts()]);
+    this.seenVersion = Math.max(this.seenVersion, version ?? info.version);
+    this.setProgress({
+      state: info.build?.state ?? (counts.files > 0 ? 'ready' : 'building'),
+      filesTotal: Math.max(info.build?.filesTotal ?? counts.files, counts.files),
+      filesIndexed: counts.files,
+      symbols: counts.symbols,
+    });
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    this.unsubscribe?.();
     this.watcher?.close();
     await this.pool?.close();
     this.pool = undefined;
@@ -168,7 +231,7 @@ export class SymbolIndex {
 
   /** Re-indexes changed paths (files, or directories created or deleted); used by the watcher and tests. */
   async applyChanges(paths: string[]): Promise<void> {
-    if (this.closed) return;
+    if (this.closed || this.readOnly) return;
     if (this.building) {
       for (const p of paths) this.changesDuringBuild.add(p);
       return;
@@ -256,6 +319,14 @@ export class SymbolIndex {
     return this.pool;
   }
 
+  /** What each root indexes: the workspace with config include/exclude, the extra roots whole. */
+  private async rootFilters(): Promise<RootFilter[]> {
+    const config = this.options.config.index;
+    const roots = await this.resolveRoots();
+    const skip = [this.options.cacheDir];
+    return roots.map((root) => new RootFilter(root, { include: root.external ? [] : config.include, exclude: config.exclude, skip }));
+  }
+
   private async resolveRoots(): Promise<IndexRoot[]> {
     const roots: IndexRoot[] = [{ path: this.options.root, external: false }];
     for (const extra of this.options.config.index.extraRoots) {
@@ -273,12 +344,10 @@ export class SymbolIndex {
     const started = performance.now();
     this.setProgress({ state: 'building' });
     this.isPackage = packageDirectoryCheck();
-    const config = this.options.config.index;
-    const roots = await this.resolveRoots();
-    const skip = [this.options.cacheDir];
-    this.filters = roots.map((root) => new RootFilter(root, { include: root.external ? [] : config.include, exclude: config.exclude, skip }));
+    this.filters = await this.rootFilters();
     const walk = await walkRoots(this.filters);
-    if (config.watch && !this.closed) this.watchDirectories(walk.directories);
+    await this.serialized(() => this.store.recordBuild('building', walk.files.length));
+    if (this.options.config.index.watch && !this.closed) this.watchDirectories(walk.directories);
 
     // Packages from every manifest seen, so a package without symbols still exists.
     const packages = new Map<string, PackageRef>();
@@ -332,6 +401,7 @@ export class SymbolIndex {
       if (summary.filesParsed + summary.filesRemoved > 0) await this.store.optimize();
     });
     await this.refreshCounts();
+    await this.serialized(() => this.store.recordBuild('ready', walk.files.length));
     this.setProgress({ state: 'ready', filesIndexed: walk.files.length });
     summary.symbols = this.progressValue.symbols;
     summary.elapsedMs = Math.round(performance.now() - started);

@@ -2,7 +2,7 @@ import type { Services } from '../services.js';
 import type { HealthResponse, StatusResponse } from '../../schemas/status.js';
 import { VERSION } from '../version.js';
 
-export function readStatus(services: Services): StatusResponse {
+export async function readStatus(services: Services): Promise<StatusResponse> {
   const index = services.index.status();
   return {
     ready: index.state === 'ready',
@@ -10,6 +10,7 @@ export function readStatus(services: Services): StatusResponse {
     version: VERSION,
     uptimeMs: Date.now() - services.startedAt,
     index,
+    store: await services.index.storeStatus(),
     servers: services.lsp.status(),
     requestsCancelled: services.stats.requestsCancelled,
   };

@@ -9,6 +9,7 @@ const status: StatusResponse = {
   uptimeMs: 1000,
   requestsCancelled: 0,
   index: { state: 'building', filesIndexed: 120, filesTotal: 3000, symbols: 4567 },
+  store: { backend: 'sqlite', location: '/cache/repo-1/index.sqlite', schemaVersion: 12, workspace: null, readOnly: false, reachable: true, version: 3, lastUpdate: '2026-11-23T10:00:00.000Z', behind: 0 },
   servers: [
     { language: 'cpp', command: 'clangd-19 --background-index', pid: 42, state: 'indexing', progress: { percent: 37.6, message: '12/40' }, restarts: 0, uptimeMs: 900, compileDatabase: { path: '/cache/cdb/compile_commands.json', synthesized: true } },
     { language: 'python', command: 'pyright-langserver --stdio', pid: null, state: 'stopped', progress: null, restarts: 1, uptimeMs: null },
@@ -23,4 +24,11 @@ t.test('status: the index\'s progress, a row per server, the compile database', 
   t.match(text, /^\| python \| stopped \|  \|  \| 1 \| pyright-langserver --stdio \|$/m);
   t.match(text, /compile_commands\.json for cpp: `\/cache\/cdb\/compile_commands\.json` \(synthesized by plumb\)/);
   t.match(statusMarkdown({ ...status, ready: true }), /^# plumb 0\.1\.0 — ready\n/);
+  t.match(text, /^Store: sqlite `\/cache\/repo-1\/index\.sqlite`, schema 12, version 3, last update 2026-11-23T10:00:00\.000Z$/m);
+});
+
+t.test('status: a replica of a shared store, behind or unreachable', async (t) => {
+  const replica = { ...status.store, backend: 'postgres' as const, location: 'postgres://plumb@db:5432/plumb', workspace: 'engine', readOnly: true, behind: 2 };
+  t.match(statusMarkdown({ ...status, store: replica }), /^Store: postgres `postgres:\/\/plumb@db:5432\/plumb`, workspace `engine`, read-only replica, schema 12, version 3, .*, 2 write\(s\) behind$/m);
+  t.match(statusMarkdown({ ...status, store: { ...replica, reachable: false, error: 'connection refused' } }), /^Store: postgres .* — UNREACHABLE: connection refused$/m);
 });

@@ -19,6 +19,8 @@ t.test('/symbols over rxjs, zod, flask and a scoped package, with googletest as 
   const status = await getJson(app, '/status');
   t.equal(status.body.index.state, 'ready');
   t.ok(status.body.index.symbols > 10000, `${status.body.index.symbols} symbols indexed`);
+  t.match(status.body.store, { backend: 'sqlite', location: /index\.sqlite$/, workspace: null, readOnly: false, reachable: true, behind: 0, lastUpdate: /^\d{4}-\d\d-\d\dT/ });
+  t.ok(status.body.store.version > 0, 'the store counts the batches it committed');
 
   t.test('search by name: the exact name first, then prefixes, in tier order', async (t) => {
     const { status, body } = await getJson(app, '/symbols?query=Subject');
