@@ -40,12 +40,7 @@ const CORPORA = [
   { name: 'Go 1.19 std (Go)', root: '/usr/share/go-1.19/src', ctagsLanguages: 'Go,C,C++,Python,JavaScript' },
 ];
 
-/** The million-symbol index: a workspace and real trees as extra roots. */
-const MILLION_ROOT = '/usr/src/googletest';
-const MILLION_EXTRA = ['/usr/include', '/usr/share/go-1.19/src', '/usr/lib/python3/dist-packages', '/usr/lib/python3.11', path.join(REPO, 'node_modules'), '/usr/lib/google-cloud-sdk/lib'].filter((p) => existsSync(p));
-
-/** Queries an agent would send: exact names, lower-case, CamelCase initials, prefixes, substrings, signature words. */
-const QUERIES = ['TestPartResult', 'Matcher', 'Observable', 'BehaviorSubject', 'Flask', 'NewRequest', 'HandlerFunc', 'printf', 'ZodString', 'testing::Test', 'behaviorsubject', 'BS', 'FPC', 'Subscri', 'get_json', 'ParseInt', 'Receipt', 'SchedulerLike'];
+import { MILLION_EXTRA, MILLION_ROOT, QUERIES } from './million.js';
 
 const rows: string[][] = [];
 function row(section: string, metric: string, value: string, note = ''): void {

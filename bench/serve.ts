@@ -1,13 +1,15 @@
 /**
  * The service as the bench measures it: a separate process (so its RSS and event loop are its
- * own), listening on loopback. Prints one JSON line once the index is ready.
+ * own), listening on loopback. Prints one JSON line once the index is ready (a replica: once its
+ * store says the writer's build is).
  */
 import { buildApp } from '../src/app.js';
 import { validateConfig } from '../src/config.js';
 
-const [root, cacheDir, extraRootsJson] = process.argv.slice(2);
+// CONFIG_JSON: more settings (a shared store: {"store": URL, "workspace": KEY, "readOnly": true}).
+const [root, cacheDir, extraRootsJson, configJson] = process.argv.slice(2);
 const started = performance.now();
-const config = validateConfig({ cacheDir, logLevel: 'silent', index: { extraRoots: JSON.parse(extraRootsJson ?? '[]') as string[], watch: false } });
+const config = validateConfig({ ...(JSON.parse(configJson ?? '{}') as object), cacheDir, logLevel: 'silent', index: { extraRoots: JSON.parse(extraRootsJson ?? '[]') as string[], watch: false } });
 const app = await buildApp({ root, config, logger: false });
 while (app.plumb.index.status().state !== 'ready') await new Promise((resolve) => setTimeout(resolve, 20));
 const readyMs = performance.now() - started;
