@@ -1,0 +1,122 @@
+/**
+ * A real PostgreSQL cluster for a test: `initdb` into a fresh temporary directory, `pg_ctl` on a free
+ * port (as the `postgres` system user when the tests run as root, since PostgreSQL refuses root), one
+ * database, stopped and removed at the test's end. Debian's `postgresql` package provides the binaries
+ * (scripts/setup.sh --test installs it); without them the test fails saying so, it does not skip.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface TestPostgres {
+  /** postgres://USER@127.0.0.1:PORT/plumb */
+  url: string;
+  /** Stops the server (immediate shutdown: connections are cut, as when a database host goes away). */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and data. */
+  start(): Promise<void>;
+}
+
+interface Test {
+  teardown(fn: () => unknown): void;
+  fail(message: string): unknown;
+}
+
+const DATABASE = 'plumb';
+
+/** The newest /usr/lib/postgresql/N/bin holding initdb and pg_ctl, or undefined. */
+export function postgresBinaries(): string | undefined {
+  const base = '/usr/lib/postgresql';
+  let versions: string[];
+  try {
+    versions = readdirSync(base).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
+  } catch {
+    return undefined;
+  }
+  return versions.map((v) => path.join(base, v, 'bin')).find((bin) => existsSync(path.join(bin, 'initdb')) && existsSync(path.join(bin, 'pg_ctl')));
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts a cluster for `t` and returns its URL. Fails `t` (and throws) when PostgreSQL is not installed.
+ */
+export async function startPostgres(t: Test): Promise<TestPostgres> {
+  const bin = postgresBinaries();
+  if (!bin) {
+    const message = 'missing PostgreSQL: no /usr/lib/postgresql/*/bin/initdb — scripts/setup.sh --test installs it (Debian package postgresql)';
+    t.fail(message);
+    throw new Error(message);
+  }
+  const root = process.getuid?.() === 0;
+  const user = root ? 'postgres' : os.userInfo().username;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'plumb-pg-'));
+  const data = path.join(dir, 'data');
+  const sockets = path.join(dir, 'sock');
+  if (root) {
+    const pw = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+    const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
+    if (pw.status !== 0) {
+      rmSync(dir, { recursive: true, force: true });
+      const message = 'missing the postgres system user (running as root, PostgreSQL must run as another user) — scripts/setup.sh --test installs PostgreSQL (Debian package postgresql)';
+      t.fail(message);
+      throw new Error(message);
+    }
+    chownSync(dir, Number(pw.stdout.trim()), Number(gid.stdout.trim()));
+    chmodSync(dir, 0o700);
+  }
+  const run = (command: string, args: string[]): void => {
+    const full = root ? ['runuser', ['-u', 'postgres', '--', path.join(bin, command), ...args]] as const : [path.join(bin, command), args] as const;
+    const result = spawnSync(full[0], [...full[1]], { encoding: 'utf8', cwd: dir });
+    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}): ${result.stderr || result.stdout}`);
+  };
+  const port = await freePort();
+  run('initdb', ['-D', data, '-E', 'UTF8', '--locale=C', '-A', 'trust', '-U', user]);
+  if (root) spawnSync('runuser', ['-u', 'postgres', '--', 'mkdir', '-p', sockets]);
+  else spawnSync('mkdir', ['-p', sockets]);
+  const options = `-p ${port} -k ${sockets} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  const start = async (): Promise<void> => {
+    run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-t', '60', '-o', options, 'start']);
+  };
+  const stop = async (): Promise<void> => {
+    run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+  };
+  let running = false;
+  t.teardown(async () => {
+    if (running) {
+      try {
+        await stop();
+      } catch {
+        // Already stopped.
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+  await start();
+  running = true;
+  run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', user, DATABASE]);
+  return {
+    url: `postgres://${user}@127.0.0.1:${port}/${DATABASE}`,
+    stop: async () => {
+      await stop();
+      running = false;
+    },
+    start: async () => {
+      await start();
+      running = true;
+    },
+  };
+}
