@@ -2,11 +2,16 @@
  * tsx bench/query.ts DB [--golden FILE] [--check FILE] [--rounds N]: the store's search alone on an
  * existing index (a copy of the bench's million-symbol database), per query shape, wall and CPU
  * time medians; --golden writes every answer, --check compares against such a file (same ranking).
+ *
+ * tsx bench/query.ts DB --compare postgres://USER@HOST:PORT/DB [--workspace NAME]: the golden queries and every
+ * other read (bench/golden-queries.ts) against the SQLite index DB and the PostgreSQL one of the same tree
+ * (workspace NAME, by default the database file's directory name up to its hash); exits 1 on any difference.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseQuery } from '../src/index/ranking.js';
+import path from 'node:path';
 import { SqliteSymbolStore } from '../src/index/sqlite/store.js';
-import { MATCH_TIERS, type SearchSpec } from '../src/index/store.js';
+import { PostgresSymbolStore } from '../src/index/postgres/store.js';
+import { compareStores, goldenSpec as spec, QUERIES, VARIANTS } from './golden-queries.js';
 
 const argv = process.argv.slice(2);
 const file = argv[0];
@@ -16,28 +21,28 @@ const option = (name: string): string | undefined => {
 };
 const rounds = Number(option('--rounds') ?? 30);
 
-/** The bench's queries plus generic ones (short, common words) that match hundreds of thousands. */
-const QUERIES = ['TestPartResult', 'Matcher', 'Observable', 'BehaviorSubject', 'Flask', 'NewRequest', 'HandlerFunc', 'printf', 'ZodString', 'testing::Test', 'behaviorsubject', 'BS', 'FPC', 'Subscri', 'get_json', 'ParseInt', 'Receipt', 'SchedulerLike', 'get', 'set', 'init', 'x', 'Get', 'string', 'Error'];
-
-/** Extra shapes for the golden answers only: pages further in, forward declarations, filters. */
-const VARIANTS: Array<Partial<SearchSpec>> = [
-  {},
-  { offset: 40, limit: 30 },
-  { offset: 500, limit: 200 },
-  { includeForwardDeclarations: true, offset: 0, limit: 200 },
-  { userOnly: true },
-  { kinds: ['function', 'method'] },
-  { language: 'python' },
-];
-
-function spec(query: string, variant: Partial<SearchSpec>, asRoute = false): SearchSpec {
-  const { name, qualifier } = parseQuery(query);
-  // The timings ask what /symbols asks: a qualified query consults exact, case-insensitive and prefix only.
-  const tiers = asRoute && qualifier ? MATCH_TIERS.slice(0, 3) : MATCH_TIERS;
-  return { name, qualifier, tiers, offset: 0, limit: 50, includeForwardDeclarations: false, ...variant };
-}
-
 const store = SqliteSymbolStore.open({ file });
+
+const compare = option('--compare');
+if (compare) {
+  const workspace = option('--workspace') ?? path.basename(path.dirname(file)).replace(/-[0-9a-f]{16}$/, '');
+  const other = await PostgresSymbolStore.open({ url: compare, workspace, readOnly: true });
+  const { cases, differences } = await compareStores(store, other, 5);
+  await other.close();
+  await store.close();
+  if (differences.length === 0) {
+    console.log(`same answers on both stores (${cases} reads)`);
+    process.exit(0);
+  }
+  for (const difference of differences) {
+    const [a, b] = [JSON.stringify(difference.a), JSON.stringify(difference.b)];
+    let at = 0;
+    while (at < a.length && a[at] === b[at]) at++;
+    console.log(`DIFF ${difference.label}\n  sqlite:   …${a.slice(Math.max(0, at - 120), at + 240)}\n  postgres: …${b.slice(Math.max(0, at - 120), at + 240)}`);
+  }
+  console.log(`answers differ (first ${differences.length} of ${cases} reads shown)`);
+  process.exit(1);
+}
 
 if (option('--golden') || option('--check')) {
   const answers: Record<string, unknown> = {};

@@ -78,7 +78,7 @@ export class SymbolQueries {
   }
 
   packageNamesLike(name: string): string[] {
-    const rows = this.statements.get('SELECT DISTINCT name FROM packages WHERE lower(name) = lower(?)').all(name) as Array<{ name: string }>;
+    const rows = this.statements.get('SELECT DISTINCT name FROM packages WHERE lower(name) = lower(?) ORDER BY name').all(name) as Array<{ name: string }>;
     return rows.map((row) => row.name);
   }
 

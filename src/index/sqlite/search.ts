@@ -1,46 +1,18 @@
 /**
- * The search planner: each match tier as one indexed lookup (lower(name), distinct names by first hump,
- * FTS5 over distinct names and over signatures), the tiers made disjoint, counted (up to COUNT_CAP) and
- * paged in order. Which plan a tier takes is chosen from cheap name statistics, never the answer.
- * Nothing scans the symbols in JavaScript per query.
+ * The search tiers in SQLite: each match tier as one indexed lookup (lower(name), distinct names by first hump,
+ * FTS5 over distinct names and over signatures), made disjoint. The shared algorithm (src/index/search-plan.ts)
+ * counts them (up to COUNT_CAP) and pages them in order. Which plan a tier takes is chosen from cheap name
+ * statistics, never the answer. Nothing scans the symbols in JavaScript per query.
  */
 import { LANGUAGES } from '../../languages/index.js';
 import { fuzzyPattern, prefixEnd, queryHumps } from '../ranking.js';
-import type { MatchTier, SearchHit, SearchPage, SearchSpec, SymbolFilters } from '../store.js';
-import { COUNT_CAP } from '../store.js';
-import { parseRows, ROW_ID, SYMBOL_COLUMNS, SYMBOL_JOINS, SYMBOL_NAMES, toSymbol, type SymbolRow } from './rows.js';
+import { planSearch, type NarrowRow, type TierLookups } from '../search-plan.js';
+import type { MatchTier, SearchPage, SearchSpec, StoredSymbol, SymbolFilters } from '../store.js';
+import { parseRows, ROW_ID, SYMBOL_COLUMNS, SYMBOL_JOINS, SYMBOL_NAMES, toSymbol } from './rows.js';
 import { namedList, type SqlParams, type Statements } from './statements.js';
 
 /** Within a tier: user before external and definitions before declarations (rank), then name, file (by its id, a hash of its path), position. */
 const ORDER_IN_TIER = 'ORDER BY s.rank, s.name, s.file_id, s.nl, s.nc';
-
-/** id, fwd, rank, name, file_id, nl, nc: what a tier is counted and ordered by. */
-type NarrowRow = [number, number, number, string, number, number, number];
-/** A tier with up to this many matches is read once and ordered here; a larger one is counted and paged in SQL. */
-const NARROW_MAX = 2000;
-
-/** ORDER_IN_TIER in JavaScript: names by code point, as SQLite's BINARY compares UTF-8 bytes; then id, the index's tie order. */
-function compareInTier(a: NarrowRow, b: NarrowRow): number {
-  return a[2] - b[2] || compareBinary(a[3], b[3]) || a[4] - b[4] || a[5] - b[5] || a[6] - b[6] || a[0] - b[0];
-}
-
-function compareBinary(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return codePointOrder(x) - codePointOrder(y);
-  }
-  return a.length - b.length;
-}
-
-/** A UTF-16 unit moved so surrogates (code points above U+FFFF) sort after U+E000..U+FFFF, as in UTF-8. */
-function codePointOrder(unit: number): number {
-  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
-  if (unit >= 0xe000) return unit - 0x800;
-  return unit;
-}
 
 /**
  * One tier's FROM and WHERE with its named parameters. The names are the planner's own: a tier's
@@ -98,98 +70,31 @@ export class SearchPlanner {
     return n;
   }
 
-  search(spec: SearchSpec): SearchPage {
-    const end = spec.offset + spec.limit;
-    // Counting stops near COUNT_CAP (never below the page's end) unless forward declarations are listed, whose offsets need every count.
-    const cap = spec.includeForwardDeclarations ? Infinity : Math.max(COUNT_CAP, end + 1);
-    let counted = 0;
-    let capped = false;
-    // Each tier once: a tier the page may reach is read as narrow rows (count and order from them) when small, else counted.
-    let before = 0;
+  search(spec: SearchSpec): Promise<SearchPage> {
     this.checkStats();
-    const tiers = spec.tiers.flatMap((tier) => {
-      const source = tierSource(tier, spec, this.stats);
-      if (!source || capped) return [];
-      let rows: NarrowRow[] | undefined;
-      if (before < end || spec.includeForwardDeclarations) {
-        const found = JSON.parse(this.statements.get(`SELECT json_group_array(json_array(id, fwd, rank, name, file_id, nl, nc)) FROM (SELECT s.id AS id, s.fwd AS fwd, s.rank AS rank, s.name AS name, s.file_id AS file_id, s.nl AS nl, s.nc AS nc FROM ${source.from} WHERE ${source.where} LIMIT ${NARROW_MAX + 1})`)
-          .pluck().get(source.params) as string) as NarrowRow[];
-        if (found.length <= NARROW_MAX) rows = found.sort(compareInTier);
-      }
-      let main: number;
-      let fwd: number;
-      if (rows) {
-        fwd = rows.reduce((n, row) => n + row[1], 0);
-        main = rows.length - fwd;
-      } else if (cap === Infinity) {
-        const all = this.statements.get(`SELECT count(*) AS n, coalesce(sum(s.fwd), 0) AS f FROM ${source.from} WHERE ${source.where}`).get(source.params) as { n: number; f: number };
-        fwd = all.f;
-        main = all.n - all.f;
-      } else if (before < end) {
-        // The page reaches this large tier: its own count goes at least to the page's end, so the offset inside it stays exact.
-        const mainLimit = Math.max(cap - counted, end - before);
-        main = this.countUpTo(source, 0, mainLimit);
-        const fwdLimit = Math.max(cap - counted - main, 0);
-        fwd = this.countUpTo(source, 1, fwdLimit);
-        if (main >= mainLimit || fwd >= fwdLimit) capped = true;
-      } else {
-        const budget = cap - counted;
-        if (budget <= 0) {
-          capped = true;
-          return [];
-        }
-        const some = this.statements.get(`SELECT count(*) AS n, coalesce(sum(fwd), 0) AS f FROM (SELECT s.fwd AS fwd FROM ${source.from} WHERE ${source.where} LIMIT @budget)`)
-          .get({ ...source.params, budget }) as { n: number; f: number };
-        fwd = some.f;
-        main = some.n - some.f;
-        if (some.n >= budget) capped = true;
-      }
-      before += main;
-      counted += main + fwd;
-      return [{ tier, source, rows, main, fwd }];
-    });
-    const totalMatches = tiers.reduce((sum, t) => sum + t.main, 0);
-    const forwardDeclarations = tiers.reduce((sum, t) => sum + t.fwd, 0);
+    return planSearch(spec, this.lookups);
+  }
 
-    // Pages over the tiers in order; forward declarations come after everything when asked for.
-    const segments = tiers.map((t) => ({ ...t, segmentFwd: 0, count: t.main }));
-    if (spec.includeForwardDeclarations) segments.push(...tiers.map((t) => ({ ...t, segmentFwd: 1, count: t.fwd })));
-    const picked: Array<{ id: number; tier: MatchTier }> = [];
-    let skip = spec.offset;
-    for (const segment of segments) {
-      if (picked.length >= spec.limit) break;
-      if (skip >= segment.count) {
-        skip -= segment.count;
-        continue;
-      }
-      const take = spec.limit - picked.length;
-      const { from, where, params } = segment.source;
-      const ids = segment.rows
-        ? segment.rows.filter((row) => row[1] === segment.segmentFwd).slice(skip, skip + take).map((row) => row[0])
-        : (this.statements.get(`SELECT s.id FROM ${from} WHERE ${where} AND s.fwd = ${segment.segmentFwd} ${ORDER_IN_TIER} LIMIT @take OFFSET @skip`).pluck().all({ ...params, take, skip }) as number[]);
-      skip = 0;
-      for (const id of ids) picked.push({ id, tier: segment.tier });
-    }
-    // Only the page's symbols are joined to their file and package, in one statement.
-    const byId = new Map<number, SymbolRow>();
-    if (picked.length > 0) {
+  /** The tiers in SQLite: synchronous statements, the rows of a tier read as one json_group_array() text. */
+  private readonly lookups: TierLookups<TierSql> = {
+    source: (tier, spec) => tierSource(tier, spec, this.stats),
+    narrow: (source, max) => JSON.parse(this.statements.get(`SELECT json_group_array(json_array(id, fwd, rank, name, file_id, nl, nc)) FROM (SELECT s.id AS id, s.fwd AS fwd, s.rank AS rank, s.name AS name, s.file_id AS file_id, s.nl AS nl, s.nc AS nc FROM ${source.from} WHERE ${source.where} LIMIT ${max + 1})`)
+      .pluck().get(source.params) as string) as NarrowRow[],
+    countAll: (source) => this.statements.get(`SELECT count(*) AS n, coalesce(sum(s.fwd), 0) AS f FROM ${source.from} WHERE ${source.where}`).get(source.params) as { n: number; f: number },
+    countUpTo: (source, fwd, limit) => this.statements.get(`SELECT count(*) FROM (SELECT 1 FROM ${source.from} WHERE ${source.where} AND s.fwd = ${fwd} LIMIT @limit)`).pluck().get({ ...source.params, limit }) as number,
+    countSome: (source, budget) => this.statements.get(`SELECT count(*) AS n, coalesce(sum(fwd), 0) AS f FROM (SELECT s.fwd AS fwd FROM ${source.from} WHERE ${source.where} LIMIT @budget)`)
+      .get({ ...source.params, budget }) as { n: number; f: number },
+    pageIds: (source, fwd, take, skip) => this.statements.get(`SELECT s.id FROM ${source.from} WHERE ${source.where} AND s.fwd = ${fwd} ${ORDER_IN_TIER} LIMIT @take OFFSET @skip`).pluck()
+      .all({ ...source.params, take, skip }) as number[],
+    // The page's symbols joined to their file and package in one statement.
+    symbols: (ids) => {
+      const byId = new Map<number, StoredSymbol>();
       const rows = parseRows(this.statements.get(`SELECT json_group_array(json_array(${SYMBOL_NAMES})) FROM (SELECT ${SYMBOL_COLUMNS} FROM json_each(?) AS page CROSS JOIN symbols s ON s.id = page.value ${SYMBOL_JOINS})`)
-        .pluck().get(JSON.stringify(picked.map((p) => p.id))) as string);
-      for (const row of rows) byId.set(row[ROW_ID], row);
-    }
-    const results: SearchHit[] = [];
-    for (const { id, tier } of picked) {
-      const row = byId.get(id);
-      if (row) results.push({ symbol: toSymbol(row), tier });
-    }
-    return capped ? { results, totalMatches, forwardDeclarations, countsCapped: true } : { results, totalMatches, forwardDeclarations };
-  }
-
-  /** Matches of one tier with this fwd, counting no further than `limit`. */
-  private countUpTo(source: TierSql, fwd: number, limit: number): number {
-    if (limit <= 0) return 0;
-    return this.statements.get(`SELECT count(*) FROM (SELECT 1 FROM ${source.from} WHERE ${source.where} AND s.fwd = ${fwd} LIMIT @limit)`).pluck().get({ ...source.params, limit }) as number;
-  }
+        .pluck().get(JSON.stringify(ids)) as string);
+      for (const row of rows) byId.set(row[ROW_ID], toSymbol(row));
+      return byId;
+    },
+  };
 }
 
 /**

@@ -194,7 +194,7 @@ export class SymbolWrites {
 }
 
 /** The symbol_bases keys of a type: each base's last name segment, and the names its import aliases stand for. */
-function baseKeys(symbol: { bases: string[]; baseAliases?: string[] }): Set<string> {
+export function baseKeys(symbol: { bases: string[]; baseAliases?: string[] }): Set<string> {
   const keys = new Set<string>();
   for (const base of symbol.bases) {
     const key = baseKey(base);

@@ -1,0 +1,175 @@
+/**
+ * The search tiers in PostgreSQL, each decided exactly as the SQLite store decides it (src/index/sqlite/search.ts);
+ * the shared algorithm (src/index/search-plan.ts) counts and pages them.
+ *
+ * - exact, exact_case_insensitive, prefix: the btree (workspace_id, name_lower, name, ...), ranges in "C" order.
+ * - fuzzy (CamelCase): distinct names by first-hump range, the humps LIKE, then a regex over the name's hump
+ *   segments (`f my player controller`) that holds exactly when fuzzyMatches does: `^w0.* w1.* w2` (each later
+ *   query hump starts a later segment, in order).
+ * - substring: distinct names through the pg_trgm GIN index (`LIKE '%q%'`), then the same strpos check as
+ *   SQLite's instr (not at the start). A query of fewer than three characters matches nothing, as FTS5's trigrams.
+ * - signature: the words of the signature as FTS5 unicode61 cuts them (src/index/signature-words.ts), a GIN
+ *   index over the word array for candidates, then the phrase (consecutive words) checked on them.
+ *
+ * PostgreSQL text holds no NUL: a name or filter containing one matches nothing (no stored name holds one),
+ * as in SQLite; the signature tier cuts the query at it, as FTS5 does.
+ */
+import { LANGUAGES } from '../../languages/index.js';
+import { fuzzyPattern, prefixEnd, queryHumps } from '../ranking.js';
+import type { NarrowRow, TierLookups } from '../search-plan.js';
+import { signatureWords } from '../signature-words.js';
+import type { MatchTier, SearchSpec, StoredSymbol, SymbolFilters } from '../store.js';
+import type { Connection, PgValue } from './connection.js';
+import { ROW_ID, SYMBOL_COLUMNS, SYMBOL_JOINS, toSymbol, type SymbolRow } from './rows.js';
+
+/** Within a tier: as SQLite's ORDER_IN_TIER, with the row id as the last tie (SQLite's index order). */
+const ORDER_IN_TIER = 'ORDER BY s.rank, s.name, s.file_id, s.nl, s.nc, s.id';
+
+/** The languages whose packages name what their modules hold (`packagePrefix`). */
+const PACKAGE_PREFIX_LANGUAGES = LANGUAGES.filter((language) => language.packagePrefix).map((language) => language.id);
+
+/** A tier's FROM and WHERE with its positional parameters; `empty` when it can match nothing. */
+type TierSql = { empty: true } | { empty: false; from: string; where: string; values: PgValue[] };
+
+/** Positional parameters: `add(value, type)` gives `$n::type`. */
+class Params {
+  readonly values: PgValue[] = [];
+  add(value: PgValue, type: string): string {
+    this.values.push(value);
+    return `$${this.values.length}::${type}`;
+  }
+}
+
+const hasNul = (value: string | undefined): boolean => value !== undefined && value.includes('\0');
+
+/** A LIKE pattern matching `text` anywhere (backslash escapes, PostgreSQL's default). */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+}
+
+/** The regex over hump segments that holds exactly when fuzzyMatches(name, query) does. */
+export function camelRegex(humps: string[]): string {
+  // Humps are lower-case ASCII letters and digits: nothing to escape.
+  return `^${humps[0]}${humps.slice(1).map((hump) => `.* ${hump}`).join('')}`;
+}
+
+/** The filters' conditions (each ` AND ...`). */
+function filterSql(filters: SymbolFilters, qualifier: string | undefined, p: Params, workspace: string): string {
+  const parts: string[] = [];
+  if (filters.kinds?.length) parts.push(`s.kind = ANY(${p.add(filters.kinds, 'text[]')})`);
+  if (filters.packages?.length) parts.push(`s.package_id IN (SELECT id FROM packages WHERE workspace_id = ${workspace} AND name = ANY(${p.add(filters.packages, 'text[]')}))`);
+  if (filters.language) parts.push(`s.language = ${p.add(filters.language, 'text')}`);
+  if (filters.userOnly) parts.push('s.external = 0');
+  if (filters.containingType) parts.push(`s.containing_type = ${p.add(filters.containingType, 'text')}`);
+  if (qualifier) {
+    // SQLite's qualifier condition (src/index/sqlite/search.ts filterSql), right() for its negative substr().
+    const q = p.add(qualifier, 'text');
+    const last = p.add(qualifier.slice(qualifier.lastIndexOf('.') + 1), 'text');
+    const normalized = "replace(replace(s.qualified_name, '::', '.'), '#', '.')";
+    const tail = (path: string): string => `(${path} = ${q} || '.' || s.name OR right(${path}, length(s.name) + length(${q}) + 2) = '.' || ${q} || '.' || s.name)`;
+    const moduled = `s.module || '.' || ${normalized}`;
+    const wanted = `(${q} || '.' || s.name)`;
+    const head = `greatest(length(${wanted}) - length(${normalized}), 0)`;
+    const packaged = `(s.language = ANY(${p.add(PACKAGE_PREFIX_LANGUAGES, 'text[]')}) AND length(${wanted}) > length(${normalized}) + 1 AND right(${wanted}, length(${normalized}) + 1) = '.' || ${normalized}
+      AND substr(s.module || '.', 1, ${head}) = substr(${wanted}, 1, ${head}))`;
+    parts.push(`((strpos(s.qualified_name, ${last}) > 0 AND ${tail(normalized)}) OR (s.module IS NOT NULL AND (strpos(s.module, ${last}) > 0 OR strpos(s.qualified_name, ${last}) > 0)
+      AND (${tail(moduled)} OR ${packaged})))`);
+  }
+  return parts.map((part) => ` AND ${part}`).join('');
+}
+
+/** One tier's rows, made disjoint from the tiers before it, as the SQLite store makes them. */
+function tierSource(tier: MatchTier, spec: SearchSpec): TierSql {
+  const q = spec.name;
+  const ql = q.toLowerCase();
+  if (hasNul(spec.qualifier) || hasNul(spec.containingType) || spec.packages?.some((name) => hasNul(name))) return { empty: true };
+  if (tier !== 'signature' && hasNul(q)) return { empty: true };
+  const p = new Params();
+  const workspace = p.add(0, 'integer');
+  const fuzzy = fuzzyPattern(q);
+  const humps = queryHumps(q);
+  // Not a CamelCase match (the tiers after fuzzy): the humps LIKE and the segments regex.
+  const notFuzzy = (alias: string): string => (fuzzy ? ` AND NOT (${alias}.humps LIKE ${p.add(fuzzy, 'text')} AND ${alias}.segments ~ ${p.add(camelRegex(humps), 'text')})` : '');
+  const byName = `JOIN symbols s ON s.workspace_id = n.workspace_id AND s.name_lower = n.name_lower AND s.name = n.name`;
+  let from: string;
+  let where: string;
+  switch (tier) {
+    case 'exact':
+      from = 'symbols s';
+      where = `s.workspace_id = ${workspace} AND s.name_lower = ${p.add(ql, 'text')} AND s.name = ${p.add(q, 'text')}`;
+      break;
+    case 'exact_case_insensitive':
+      from = 'symbols s';
+      where = `s.workspace_id = ${workspace} AND s.name_lower = ${p.add(ql, 'text')} AND s.name <> ${p.add(q, 'text')}`;
+      break;
+    case 'prefix':
+      from = 'symbols s';
+      where = `s.workspace_id = ${workspace} AND s.name_lower > ${p.add(ql, 'text')} AND s.name_lower < ${p.add(prefixEnd(ql), 'text')}`;
+      break;
+    case 'fuzzy': {
+      if (!fuzzy) return { empty: true };
+      const first = humps[0];
+      from = `names n ${byName}`;
+      where = `n.workspace_id = ${workspace} AND n.first >= ${p.add(first, 'text')} AND n.first < ${p.add(prefixEnd(first), 'text')} AND n.humps LIKE ${p.add(fuzzy, 'text')}
+        AND strpos(n.name_lower, ${p.add(ql, 'text')}) <> 1 AND n.segments ~ ${p.add(camelRegex(humps), 'text')}`;
+      break;
+    }
+    case 'substring':
+      // FTS5's trigrams match nothing shorter than three characters.
+      if ([...q].length < 3) return { empty: true };
+      from = `names n ${byName}`;
+      where = `n.workspace_id = ${workspace} AND n.name_lower LIKE ${p.add(containsPattern(ql), 'text')} AND strpos(n.name_lower, ${p.add(ql, 'text')}) > 1${notFuzzy('n')}`;
+      break;
+    case 'signature': {
+      const words = signatureWords(q);
+      if (words.length === 0) return { empty: true };
+      from = 'symbols s';
+      where = `s.workspace_id = ${workspace} AND s.sig_words @> ${p.add(words, 'text[]')}`;
+      if (words.length > 1) where += ` AND strpos(' ' || array_to_string(s.sig_words, ' ') || ' ', ${p.add(` ${words.join(' ')} `, 'text')}) > 0`;
+      // No name holds a NUL: a query with one is in no name.
+      if (!hasNul(q)) where += ` AND strpos(s.name_lower, ${p.add(ql, 'text')}) = 0`;
+      where += notFuzzy('s');
+      break;
+    }
+  }
+  where += filterSql(spec, spec.qualifier, p, workspace);
+  return { empty: false, from, where, values: p.values };
+}
+
+/** The tier lookups of one workspace. */
+export function postgresTierLookups(connection: Connection, workspaceId: () => number): TierLookups<TierSql> {
+  // $1 is the workspace in every tier's SQL.
+  const bind = (source: { values: PgValue[] }, ...more: PgValue[]): PgValue[] => [workspaceId(), ...source.values.slice(1), ...more];
+  const next = (source: { values: PgValue[] }, offset = 0): string => `$${source.values.length + 1 + offset}`;
+  return {
+    source: (tier, spec) => tierSource(tier, spec),
+    narrow: async (source, max) => {
+      if (source.empty) return [];
+      return connection.arrays<NarrowRow>(`SELECT s.id, s.fwd, s.rank, s.name, s.file_id, s.nl, s.nc FROM ${source.from} WHERE ${source.where} LIMIT ${max + 1}`, bind(source));
+    },
+    countAll: async (source) => {
+      if (source.empty) return { n: 0, f: 0 };
+      return (await connection.rows<{ n: number; f: number }>(`SELECT count(*) AS n, coalesce(sum(s.fwd), 0)::int AS f FROM ${source.from} WHERE ${source.where}`, bind(source)))[0];
+    },
+    countUpTo: async (source, fwd, limit) => {
+      if (source.empty) return 0;
+      const rows = await connection.arrays<[number]>(`SELECT count(*) FROM (SELECT 1 FROM ${source.from} WHERE ${source.where} AND s.fwd = ${fwd} LIMIT ${next(source)}::int) x`, bind(source, limit));
+      return rows[0][0];
+    },
+    countSome: async (source, budget) => {
+      if (source.empty) return { n: 0, f: 0 };
+      return (await connection.rows<{ n: number; f: number }>(`SELECT count(*) AS n, coalesce(sum(fwd), 0)::int AS f FROM (SELECT s.fwd AS fwd FROM ${source.from} WHERE ${source.where} LIMIT ${next(source)}::int) x`, bind(source, budget)))[0];
+    },
+    pageIds: async (source, fwd, take, skip) => {
+      if (source.empty) return [];
+      const rows = await connection.arrays<[number]>(`SELECT s.id FROM ${source.from} WHERE ${source.where} AND s.fwd = ${fwd} ${ORDER_IN_TIER} LIMIT ${next(source)}::int OFFSET ${next(source, 1)}::int`, bind(source, take, skip));
+      return rows.map((row) => row[0]);
+    },
+    symbols: async (ids) => {
+      const rows = await connection.arrays<SymbolRow>(`SELECT ${SYMBOL_COLUMNS} FROM symbols s ${SYMBOL_JOINS} WHERE s.workspace_id = $1 AND s.id = ANY($2::bigint[])`, [workspaceId(), ids]);
+      const byId = new Map<number, StoredSymbol>();
+      for (const row of rows) byId.set(row[ROW_ID], toSymbol(row));
+      return byId;
+    },
+  };
+}

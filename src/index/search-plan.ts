@@ -1,0 +1,157 @@
+/**
+ * The search algorithm every store shares: which tiers apply to a query, how each tier is counted (exactly
+ * when small, up to COUNT_CAP when large), and how a page is cut across the tiers in order. A backend
+ * (src/index/sqlite/search.ts, src/index/postgres/search.ts) supplies the tiers' lookups in its own SQL;
+ * the decisions here are the same for every backend, so their totals, capped flags and pages are identical.
+ */
+import { fuzzyPattern } from './ranking.js';
+import type { MatchTier, SearchHit, SearchPage, SearchSpec, StoredSymbol } from './store.js';
+import { COUNT_CAP } from './store.js';
+
+/** id, fwd, rank, name, file_id, nl, nc: what a tier is counted and ordered by. */
+export type NarrowRow = [number, number, number, string, number, number, number];
+
+/** A tier with up to this many matches is read once and ordered here; a larger one is counted and paged in SQL. */
+export const NARROW_MAX = 2000;
+
+/**
+ * One backend's lookups over one tier's matches (`source`, the backend's own description of the tier's
+ * rows). Every count is of the tier's matches, which the backend makes disjoint from the tiers before it.
+ */
+export interface TierLookups<Source> {
+  /** The tier's matches for this query, or undefined when the tier cannot apply (see tierApplies). */
+  source(tier: MatchTier, spec: SearchSpec): Source | undefined;
+  /** Up to `max` + 1 of the tier's matches, in any order. */
+  narrow(source: Source, max: number): NarrowRow[] | Promise<NarrowRow[]>;
+  /** Every match counted: n in all, f of them forward declarations. */
+  countAll(source: Source): { n: number; f: number } | Promise<{ n: number; f: number }>;
+  /** Matches with this fwd, counting no further than `limit` (> 0). */
+  countUpTo(source: Source, fwd: number, limit: number): number | Promise<number>;
+  /** The first `budget` matches found (any order) counted: n in all, f of them forward declarations. */
+  countSome(source: Source, budget: number): { n: number; f: number } | Promise<{ n: number; f: number }>;
+  /** Ids of matches with this fwd in ORDER_IN_TIER (rank, name by code point, file_id, nl, nc, id), `take` after `skip`. */
+  pageIds(source: Source, fwd: number, take: number, skip: number): number[] | Promise<number[]>;
+  /** The symbols of these row ids (absent ids are left out). */
+  symbols(ids: number[]): Map<number, StoredSymbol> | Promise<Map<number, StoredSymbol>>;
+}
+
+/**
+ * Whether a tier can match the query at all: fuzzy needs a plausible abbreviation, substring three
+ * characters (trigrams), signature a word character and no qualifier.
+ */
+export function tierApplies(tier: MatchTier, spec: SearchSpec): boolean {
+  switch (tier) {
+    case 'fuzzy':
+      return fuzzyPattern(spec.name) !== undefined;
+    case 'substring':
+      return spec.name.toLowerCase().length >= 3;
+    case 'signature':
+      return !spec.qualifier && /[A-Za-z0-9_]/.test(spec.name);
+    default:
+      return true;
+  }
+}
+
+/** ORDER_IN_TIER in JavaScript: names by code point, as SQLite's BINARY and PostgreSQL's "C" compare UTF-8 bytes; then id, the index's tie order. */
+export function compareInTier(a: NarrowRow, b: NarrowRow): number {
+  return a[2] - b[2] || compareBinary(a[3], b[3]) || a[4] - b[4] || a[5] - b[5] || a[6] - b[6] || a[0] - b[0];
+}
+
+function compareBinary(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointOrder(x) - codePointOrder(y);
+  }
+  return a.length - b.length;
+}
+
+/** A UTF-16 unit moved so surrogates (code points above U+FFFF) sort after U+E000..U+FFFF, as in UTF-8. */
+function codePointOrder(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
+  if (unit >= 0xe000) return unit - 0x800;
+  return unit;
+}
+
+/** Runs one SearchSpec over a backend's tier lookups. */
+export async function planSearch<Source>(spec: SearchSpec, lookups: TierLookups<Source>): Promise<SearchPage> {
+  const end = spec.offset + spec.limit;
+  // Counting stops near COUNT_CAP (never below the page's end) unless forward declarations are listed, whose offsets need every count.
+  const cap = spec.includeForwardDeclarations ? Infinity : Math.max(COUNT_CAP, end + 1);
+  let counted = 0;
+  let capped = false;
+  // Each tier once: a tier the page may reach is read as narrow rows (count and order from them) when small, else counted.
+  let before = 0;
+  const tiers: Array<{ tier: MatchTier; source: Source; rows: NarrowRow[] | undefined; main: number; fwd: number }> = [];
+  for (const tier of spec.tiers) {
+    if (capped || !tierApplies(tier, spec)) continue;
+    const source = lookups.source(tier, spec);
+    if (source === undefined) continue;
+    let rows: NarrowRow[] | undefined;
+    if (before < end || spec.includeForwardDeclarations) {
+      const found = await lookups.narrow(source, NARROW_MAX);
+      if (found.length <= NARROW_MAX) rows = found.sort(compareInTier);
+    }
+    let main: number;
+    let fwd: number;
+    if (rows) {
+      fwd = rows.reduce((n, row) => n + row[1], 0);
+      main = rows.length - fwd;
+    } else if (cap === Infinity) {
+      const all = await lookups.countAll(source);
+      fwd = all.f;
+      main = all.n - all.f;
+    } else if (before < end) {
+      // The page reaches this large tier: its own count goes at least to the page's end, so the offset inside it stays exact.
+      const mainLimit = Math.max(cap - counted, end - before);
+      main = mainLimit > 0 ? await lookups.countUpTo(source, 0, mainLimit) : 0;
+      const fwdLimit = Math.max(cap - counted - main, 0);
+      fwd = fwdLimit > 0 ? await lookups.countUpTo(source, 1, fwdLimit) : 0;
+      if (main >= mainLimit || fwd >= fwdLimit) capped = true;
+    } else {
+      const budget = cap - counted;
+      if (budget <= 0) {
+        capped = true;
+        continue;
+      }
+      const some = await lookups.countSome(source, budget);
+      fwd = some.f;
+      main = some.n - some.f;
+      if (some.n >= budget) capped = true;
+    }
+    before += main;
+    counted += main + fwd;
+    tiers.push({ tier, source, rows, main, fwd });
+  }
+  const totalMatches = tiers.reduce((sum, t) => sum + t.main, 0);
+  const forwardDeclarations = tiers.reduce((sum, t) => sum + t.fwd, 0);
+
+  // Pages over the tiers in order; forward declarations come after everything when asked for.
+  const segments = tiers.map((t) => ({ ...t, segmentFwd: 0, count: t.main }));
+  if (spec.includeForwardDeclarations) segments.push(...tiers.map((t) => ({ ...t, segmentFwd: 1, count: t.fwd })));
+  const picked: Array<{ id: number; tier: MatchTier }> = [];
+  let skip = spec.offset;
+  for (const segment of segments) {
+    if (picked.length >= spec.limit) break;
+    if (skip >= segment.count) {
+      skip -= segment.count;
+      continue;
+    }
+    const take = spec.limit - picked.length;
+    const ids = segment.rows
+      ? segment.rows.filter((row) => row[1] === segment.segmentFwd).slice(skip, skip + take).map((row) => row[0])
+      : await lookups.pageIds(segment.source, segment.segmentFwd, take, skip);
+    skip = 0;
+    for (const id of ids) picked.push({ id, tier: segment.tier });
+  }
+  // Only the page's symbols are read whole.
+  const byId = picked.length > 0 ? await lookups.symbols(picked.map((p) => p.id)) : new Map<number, StoredSymbol>();
+  const results: SearchHit[] = [];
+  for (const { id, tier } of picked) {
+    const symbol = byId.get(id);
+    if (symbol) results.push({ symbol, tier });
+  }
+  return capped ? { results, totalMatches, forwardDeclarations, countsCapped: true } : { results, totalMatches, forwardDeclarations };
+}
