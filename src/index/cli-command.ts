@@ -30,12 +30,13 @@ export async function runIndexCommand(root: string, config: PlumbConfig, streams
     const summary = await index.build();
     bar.done();
     const languages = await index.reader.languageCounts();
+    const store = await index.storeStatus();
     const width = Math.max(8, ...languages.map((l) => l.language.length));
     const lines = [
       `Indexed ${realRoot}`,
       `  ${number.format(summary.filesTotal)} files: ${number.format(summary.filesParsed)} parsed, ${number.format(summary.filesReused)} unchanged, ${number.format(summary.filesRemoved)} removed${summary.filesFailed ? `, ${number.format(summary.filesFailed)} failed` : ''}`,
       `  ${number.format(summary.symbols)} symbols in ${(summary.elapsedMs / 1000).toFixed(1)} s`,
-      `  database: ${index.databaseFile}`,
+      `  ${store.backend === 'sqlite' ? 'database:' : `store: ${store.backend}`} ${store.location}${store.workspace ? `, workspace ${store.workspace}` : ''}`,
       '',
       `  ${'language'.padEnd(width)}  ${'files'.padStart(9)}  ${'symbols'.padStart(11)}`,
       ...languages.map((l) => `  ${l.language.padEnd(width)}  ${number.format(l.files).padStart(9)}  ${number.format(l.symbols).padStart(11)}`),

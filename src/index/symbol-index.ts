@@ -10,7 +10,7 @@ import type { PlumbConfig } from '../config.js';
 import { languageById } from '../languages/index.js';
 import { isManifestFile, PackageResolver } from './manifests.js';
 import { ParsePool } from './parse-pool.js';
-import { SqliteSymbolStore } from './sqlite/store.js';
+import { openStore } from './open-store.js';
 import { storeLocation, type FileStamp, type FileState, type FileUpdate, type PackageRef, type SymbolReader, type SymbolStore } from './store.js';
 import type { StoreStatus } from '../../schemas/status.js';
 import { moduleOf, packageDirectoryCheck, type PackageDirectoryCheck } from './modules.js';
@@ -58,6 +58,9 @@ const BATCH_FILES = 200;
 const BATCH_SYMBOLS = 5_000;
 const BATCH_MS = 200;
 
+/** How often a replica asks a store that does not answer yet. */
+const FOLLOW_RETRY_MS = 2000;
+
 const SILENT: IndexLogger = { info: () => undefined, warn: () => undefined };
 
 export class SymbolIndex {
@@ -96,11 +99,15 @@ export class SymbolIndex {
     this.logger = options.logger ?? SILENT;
   }
 
-  /** Opens the workspace's database under the cache directory (created, or rebuilt on a schema change). */
+  /**
+   * Opens the workspace's store: its database under the cache directory (created, or rebuilt on a schema
+   * change), or the shared store of config.store. A replica's store may not answer yet: start() follows it.
+   */
   static async open(options: SymbolIndexOptions): Promise<SymbolIndex> {
     const file = databaseFileFor(options.cacheDir, options.root);
-    const store = options.store ?? SqliteSymbolStore.open({ file });
+    const store = options.store ?? await openStore({ config: options.config, root: options.root, databaseFile: file });
     const index = new SymbolIndex(options, store, file);
+    if (index.readOnly) return index;
     const counts = await store.counts();
     index.progressValue.symbols = counts.symbols;
     index.progressValue.filesIndexed = counts.files;
@@ -172,12 +179,15 @@ export class SymbolIndex {
       return this.lastInfo;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      const known = this.lastInfo ?? { backend: 'postgres', location: this.options.config.store ? storeLocation(this.options.config.store) : this.databaseFile, schemaVersion: 0, workspace: null, version: 0, lastUpdate: null, behind: 0, readOnly: this.readOnly };
+      const known = this.lastInfo ?? { backend: this.options.config.store ? 'postgres' : 'sqlite', location: this.options.config.store ? storeLocation(this.options.config.store) : this.databaseFile, schemaVersion: 0, workspace: null, version: 0, lastUpdate: null, behind: 0, readOnly: this.readOnly };
       return { ...known, reachable: false, error: reason };
     }
   }
 
-  /** A replica's progress from the store: the writer's recorded build, and the counts as committed; again on every change it announces. */
+  /**
+   * A replica's progress from the store: the writer's recorded build and the counts as committed, again on
+   * every change the writer announces. A store that does not answer yet is asked again every few seconds.
+   */
   private async follow(): Promise<void> {
     this.filters = await this.rootFilters();
     this.unsubscribe = this.store.onChange((version) => {
@@ -185,7 +195,15 @@ export class SymbolIndex {
         if (!this.closed) this.logger.warn(`index: reading the store failed: ${error instanceof Error ? error.message : String(error)}`);
       });
     });
-    await this.catchUp();
+    for (let attempt = 0; !this.closed; attempt++) {
+      try {
+        await this.catchUp();
+        return;
+      } catch (error) {
+        if (attempt === 0) this.logger.warn(`index: ${error instanceof Error ? error.message : String(error)}; trying again`);
+        await new Promise((resolve) => setTimeout(resolve, FOLLOW_RETRY_MS).unref());
+      }
+    }
   }
 
   private async catchUp(version?: number): Promise<void> {

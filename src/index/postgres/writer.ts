@@ -236,8 +236,10 @@ export class PostgresWrites {
     this.loadedNames.clear();
   }
 
+  /** Records the build's state and announces it (the version stays): a replica shows a build done without waiting for a write. */
   async recordBuild(state: 'building' | 'ready', filesTotal: number): Promise<void> {
-    await this.connection.rows('UPDATE workspaces SET build_state = $2, files_total = $3 WHERE id = $1', [this.workspaceId(), state, filesTotal]);
+    await this.connection.rows(`WITH w AS (UPDATE workspaces SET build_state = $2, files_total = $3 WHERE id = $1 RETURNING name, version)
+      SELECT pg_notify('plumb_index', w.name || ':' || w.version) FROM w`, [this.workspaceId(), state, filesTotal]);
   }
 
   private async packageId(ref: PackageRef, client: pg.PoolClient): Promise<number> {

@@ -1,0 +1,162 @@
+/**
+ * The shared PostgreSQL store next to the embedded SQLite one, in one run (npm run bench runs it; alone:
+ * npx tsx bench/team.ts [--small]):
+ *   1. a cold build of the same roots into each (wall and CPU of plumb; PostgreSQL's own CPU too);
+ *   2. /symbols one request at a time: server time (elapsedMs) and loopback latency p50/p99, from the
+ *      embedded store and from a read-only replica, with CPU per request of plumb and of PostgreSQL;
+ *   3. requests per second at 16 connections: embedded, one replica, two replicas (8 connections each);
+ *   4. a replica's start to ready.
+ * --small: googletest and Flask instead of the million-symbol roots (a minute instead of ten).
+ * A PostgreSQL cluster of its own (test/postgres.ts) runs on a free port and is removed afterwards.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { validateConfig } from '../src/config.js';
+import { SymbolIndex } from '../src/index/symbol-index.js';
+import { startPostgres } from '../test/postgres.js';
+import { GENERIC, MILLION_EXTRA, MILLION_ROOT, QUERIES } from './million.js';
+
+const REPO = path.resolve(import.meta.dirname, '..');
+const small = process.argv.includes('--small');
+const ROOT = small ? '/usr/src/googletest' : MILLION_ROOT;
+const EXTRA = small ? ['/usr/lib/python3/dist-packages/flask'] : MILLION_EXTRA;
+const WORKSPACE = 'bench';
+
+const cleanups: Array<() => unknown> = [];
+const cleanup = async (): Promise<void> => {
+  for (const fn of cleanups.reverse()) await fn();
+};
+const fmt = (n: number, digits = 2): string => n.toFixed(digits);
+const pct = (values: number[], p: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
+
+/** CPU milliseconds of a process (user + system), from /proc. */
+function cpuOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** The postgres processes (postmaster and its backends): their CPU is the store's cost per request. */
+function postgresCpu(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuOf(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
+}
+
+async function coldBuild(label: string, extra: Record<string, unknown>): Promise<string> {
+  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-team-'));
+  cleanups.push(() => rmSync(cacheDir, { recursive: true, force: true }));
+  const config = validateConfig({ ...extra, cacheDir, logLevel: 'silent', index: { extraRoots: EXTRA, watch: false } });
+  const cpu = process.cpuUsage();
+  const pg0 = postgresCpu();
+  const started = performance.now();
+  const index = await SymbolIndex.open({ root: ROOT, config, cacheDir });
+  const summary = await index.build();
+  const wall = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  await index.close();
+  const pg = postgresCpu() - pg0;
+  console.log(`cold build, ${label}: ${summary.filesTotal} files, ${summary.symbols} symbols | wall ${fmt(wall / 1000, 1)} s | plumb CPU ${fmt((used.user + used.system) / 1e6, 1)} s${extra.store ? ` | PostgreSQL CPU ${fmt(pg / 1000, 1)} s` : ''} | load ${fmt(os.loadavg()[0], 1)}`);
+  return cacheDir;
+}
+
+interface Served { url: string; child: ChildProcess; readyMs: number; spawnToReadyMs: number }
+
+async function serve(cacheDir: string, extra: Record<string, unknown>): Promise<Served> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'bench/serve.ts'), ROOT, cacheDir, JSON.stringify(EXTRA), JSON.stringify(extra)], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  cleanups.push(() => child.kill('SIGTERM'));
+  const line = await new Promise<string>((resolve, reject) => {
+    child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`bench/serve.ts exited with ${code}`)));
+  });
+  const { url, readyMs } = JSON.parse(line) as { url: string; readyMs: number };
+  return { url, child, readyMs, spawnToReadyMs: performance.now() - started };
+}
+
+async function sequential(label: string, server: Served, queries: string[], rounds: number): Promise<void> {
+  const client: number[] = [];
+  const elapsed: number[] = [];
+  let cpu0 = 0;
+  let pg0 = 0;
+  let n = 0;
+  for (let round = 0; round <= rounds; round++) {
+    if (round === 1) {
+      cpu0 = cpuOf(server.child.pid!);
+      pg0 = postgresCpu();
+    }
+    for (const query of queries) {
+      const t0 = performance.now();
+      const response = await fetch(`${server.url}/symbols?query=${encodeURIComponent(query)}`);
+      const body = (await response.json()) as { elapsedMs: number };
+      if (round === 0) continue;
+      n++;
+      client.push(performance.now() - t0);
+      elapsed.push(body.elapsedMs);
+    }
+  }
+  const plumbCpu = (cpuOf(server.child.pid!) - cpu0) / n;
+  const pgCpu = (postgresCpu() - pg0) / n;
+  console.log(`${label}: server p50 ${fmt(pct(elapsed, 50))} ms p99 ${fmt(pct(elapsed, 99))} ms | HTTP p50 ${fmt(pct(client, 50))} ms p99 ${fmt(pct(client, 99))} ms | CPU per request: plumb ${fmt(plumbCpu)} ms, PostgreSQL ${fmt(pgCpu)} ms (${n} requests)`);
+}
+
+async function load(label: string, servers: Served[], connections: number): Promise<{ rps: number; cpuPerRequest: number; pgPerRequest: number }> {
+  const cpu0 = servers.map((s) => cpuOf(s.child.pid!));
+  const pg0 = postgresCpu();
+  const queries = [...QUERIES, ...GENERIC];
+  const results = await Promise.all(servers.map((server) => {
+    let next = 0;
+    return autocannon({
+      url: server.url,
+      connections: connections / servers.length,
+      duration: 10,
+      requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: `/symbols?query=${encodeURIComponent(queries[next++ % queries.length])}` }) }],
+    });
+  }));
+  const requests = results.reduce((sum, r) => sum + r.requests.total, 0);
+  const rps = results.reduce((sum, r) => sum + r.requests.average, 0);
+  const plumbCpu = servers.reduce((sum, s, i) => sum + cpuOf(s.child.pid!) - cpu0[i], 0) / requests;
+  const pgCpu = (postgresCpu() - pg0) / requests;
+  const errors = results.reduce((sum, r) => sum + r.errors + r.non2xx, 0);
+  console.log(`${label}: ${fmt(rps, 0)} req/s at ${connections} connections | p50 ${results.map((r) => r.latency.p50).join('/')} ms p99 ${results.map((r) => r.latency.p99).join('/')} ms | ${errors} errors | CPU per request: plumb ${fmt(plumbCpu)} ms, PostgreSQL ${fmt(pgCpu)} ms`);
+  return { rps, cpuPerRequest: plumbCpu, pgPerRequest: pgCpu };
+}
+
+try {
+  console.log(`roots: ${ROOT} + ${EXTRA.join(', ')}; ${os.availableParallelism()} cores`);
+  const pg = await startPostgres({ teardown: (fn) => cleanups.push(fn), fail: (message) => console.error(message) });
+  const store = { store: pg.url, workspace: WORKSPACE };
+  const sqliteCache = await coldBuild('SQLite (embedded)', {});
+  const pgCache = await coldBuild('PostgreSQL', store);
+
+  const embedded = await serve(sqliteCache, {});
+  const replica = await serve(pgCache, { ...store, readOnly: true });
+  console.log(`replica start to ready: ${fmt(replica.spawnToReadyMs, 0)} ms from spawn (${fmt(replica.readyMs, 0)} ms inside the process); embedded: ${fmt(embedded.spawnToReadyMs, 0)} ms`);
+  for (const [label, queries, rounds] of [['agent queries', QUERIES, 20], ['generic names', GENERIC, 5]] as const) {
+    await sequential(`/symbols ${label}, embedded SQLite`, embedded, [...queries], rounds);
+    await sequential(`/symbols ${label}, PostgreSQL replica`, replica, [...queries], rounds);
+  }
+  await load('load, embedded SQLite', [embedded], 16);
+  const one = await load('load, one replica', [replica], 16);
+  const second = await serve(pgCache, { ...store, readOnly: true });
+  const two = await load('load, two replicas (8 connections each)', [replica, second], 16);
+  // On paper: a replica per machine is bounded by its own CPU; PostgreSQL by its CPU per request over its cores.
+  const perCore = 1000 / one.cpuPerRequest;
+  const pgBound = (1000 / Math.max(one.pgPerRequest, 0.001));
+  console.log(`on paper: one replica core serves ~${fmt(perCore, 0)} req/s; N replicas on N machines ~N x ${fmt(perCore, 0)} req/s per core, until PostgreSQL's ${fmt(one.pgPerRequest)} ms per request saturates it at ~${fmt(pgBound, 0)} req/s per database core (two replicas here: ${fmt(two.rps, 0)} req/s on ${os.availableParallelism()} shared cores)`);
+} finally {
+  await cleanup();
+}
