@@ -9,7 +9,9 @@
  *   6. the navigation operations, each next to the bare language-server request it wraps: declaration and
  *      members (bench/navigation.ts), usages and resolve (bench/usages.ts), inheritors (bench/hierarchy.ts),
  *      and whatever else bench/NAVIGATION_BENCHES lists; each also runs alone with npx tsx.
- * Flags: --skip-cold, --skip-million, --skip-lsp, --skip-navigation, --fresh (rebuild the million-symbol index from scratch).
+ *   7. /symbols on common names (sqlalchemy, when installed) against /health in the same run (bench/names.ts), and the
+ *      load figures: /symbols and a large C++ file's /outline under 32 connections on the million-symbol index (bench/load.ts).
+ * Flags: --skip-cold, --skip-million, --skip-lsp, --skip-navigation, --skip-load, --fresh (rebuild the million-symbol index from scratch).
  * The million-symbol index is kept in $PLUMB_BENCH_CACHE (default <tmp>/plumb-bench) between runs.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -296,15 +298,25 @@ if (!args.has('--skip-lsp')) await languageServers(indexes);
 for (const index of indexes.values()) await index.close();
 printTable();
 if (!args.has('--skip-navigation')) await navigationBenches();
+if (!args.has('--skip-load')) {
+  // Common names against /health, then the load figures on the million-symbol index (left out when there is none).
+  await benchScripts([
+    ['names.ts', []],
+    ['load.ts', [MILLION_ROOT, '--cache', path.join(BENCH_CACHE, 'million'), ...MILLION_EXTRA.flatMap((root) => ['--extra', root])]],
+  ]);
+}
 
 /** The navigation benches, one process each (they build their own indexes and servers), output as they print it. */
 async function navigationBenches(): Promise<void> {
-  const benches: Array<[string, string[]]> = [
+  await benchScripts([
     ['navigation.ts', ['/usr/src/googletest']],
     ['navigation.ts', [MILLION_ROOT, '--cache', path.join(BENCH_CACHE, 'million'), '--names', '100', ...MILLION_EXTRA.flatMap((root) => ['--extra', root])]],
     ['usages.ts', []],
     ['hierarchy.ts', []],
-  ];
+  ]);
+}
+
+async function benchScripts(benches: Array<[string, string[]]>): Promise<void> {
   for (const [script, scriptArgs] of benches) {
     if (!existsSync(path.join(REPO, 'bench', script))) continue;
     console.log(`\n## npx tsx bench/${script} ${scriptArgs.join(' ')}`);

@@ -1,13 +1,14 @@
 /**
  * The service as the bench measures it: a separate process (so its RSS and event loop are its
  * own), listening on loopback. Prints one JSON line once the index is ready.
+ *   tsx bench/serve.ts ROOT CACHE_DIR [EXTRA_ROOTS_JSON] [CONFIG_JSON (more settings, e.g. compileDatabase)]
  */
 import { buildApp } from '../src/app.js';
 import { validateConfig } from '../src/config.js';
 
-const [root, cacheDir, extraRootsJson] = process.argv.slice(2);
+const [root, cacheDir, extraRootsJson, configJson] = process.argv.slice(2);
 const started = performance.now();
-const config = validateConfig({ cacheDir, logLevel: 'silent', index: { extraRoots: JSON.parse(extraRootsJson ?? '[]') as string[], watch: false } });
+const config = validateConfig({ ...(JSON.parse(configJson ?? '{}') as object), cacheDir, logLevel: 'silent', index: { extraRoots: JSON.parse(extraRootsJson ?? '[]') as string[], watch: false } });
 const app = await buildApp({ root, config, logger: false });
 while (app.plumb.index.status().state !== 'ready') await new Promise((resolve) => setTimeout(resolve, 20));
 const readyMs = performance.now() - started;
