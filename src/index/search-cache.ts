@@ -46,6 +46,20 @@ export class SearchCache {
     return page;
   }
 
+  /**
+   * page() for a store that answers asynchronously (PostgreSQL): `stamp` is read before the query; an answer is
+   * kept only when no other stamp was seen while it ran, so an answer read before a change never outlives it.
+   */
+  async pageAsync(spec: SearchSpec, stamp: string | number, answer: () => Promise<SearchPage>): Promise<SearchPage> {
+    if (this.maxPages <= 0) return answer();
+    if (stamp !== this.stamp) this.clear(stamp);
+    const key = keyOf(spec);
+    const kept = this.pages.get(key);
+    if (kept) return this.page(spec, stamp, () => kept);
+    const page = await answer();
+    return this.stamp === stamp ? this.page(spec, stamp, () => page) : page;
+  }
+
   clear(stamp?: string | number): void {
     this.pages.clear();
     this.symbols = 0;

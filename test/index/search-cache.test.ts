@@ -103,5 +103,20 @@ t.test('the cache keeps at most its pages and symbols, least recently used out f
   ask('e', 60, 2);
   t.equal(answered, 9, 'another stamp answers afresh');
   t.equal(keyOf({ ...spec, kinds: ['class'] }) === keyOf(spec), false, 'filters are part of the key');
+
+  // Asynchronous stores: an answer read while a change came in is given, not kept.
+  const slow = new SearchCache();
+  let release: () => void = () => undefined;
+  const inFlight = slow.pageAsync(spec, 1, () => new Promise<SearchPage>((resolve) => {
+    release = () => resolve(page(3));
+  }));
+  t.equal((await slow.pageAsync({ ...spec, name: 'other' }, 2, async () => page(1))).totalMatches, 1);
+  release();
+  t.equal((await inFlight).totalMatches, 3);
+  t.equal(slow.size, 1, 'the answer begun before stamp 2 was not kept');
+  let asked = 0;
+  await slow.pageAsync(spec, 2, async () => { asked++; return page(4); });
+  t.equal((await slow.pageAsync(spec, 2, async () => { asked++; return page(5); })).totalMatches, 4, 'kept under the stamp it was read at');
+  t.equal(asked, 1);
   t.equal(keyOf({ includeForwardDeclarations: false, limit: 50, offset: 0, tiers: MATCH_TIERS, name: 'Column' }), keyOf(spec), 'the order a spec was written in is not');
 });
