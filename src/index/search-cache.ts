@@ -71,12 +71,12 @@ export class SearchCache {
   }
 }
 
-/** Every field of a SearchSpec, in a fixed order: two specs asking the same thing have one key. */
+/**
+ * Every field of a SearchSpec, names sorted: two specs asking the same thing have one key, whatever order they
+ * were written in, and a field SearchSpec gains later is part of the key without a change here.
+ */
 export function keyOf(spec: SearchSpec): string {
-  return JSON.stringify([
-    spec.name, spec.qualifier ?? null, spec.tiers, spec.kinds ?? null, spec.packages ?? null, spec.language ?? null,
-    spec.userOnly ?? false, spec.containingType ?? null, spec.offset, spec.limit, spec.includeForwardDeclarations,
-  ]);
+  return JSON.stringify(spec, Object.keys(spec).sort());
 }
 
 function copyPage(page: SearchPage): SearchPage {

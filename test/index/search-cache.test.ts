@@ -119,4 +119,6 @@ t.test('the cache keeps at most its pages and symbols, least recently used out f
   t.equal((await slow.pageAsync(spec, 2, async () => { asked++; return page(5); })).totalMatches, 4, 'kept under the stamp it was read at');
   t.equal(asked, 1);
   t.equal(keyOf({ includeForwardDeclarations: false, limit: 50, offset: 0, tiers: MATCH_TIERS, name: 'Column' }), keyOf(spec), 'the order a spec was written in is not');
+  t.equal(keyOf({ ...spec, ...{ scope: 'team' } } as SearchSpec) === keyOf(spec), false, 'a field SearchSpec does not have yet is part of the key');
+  t.equal(keyOf({ ...spec, kinds: ['class', 'struct'] }) === keyOf({ ...spec, kinds: ['class'] }), false, 'values in lists are');
 });
