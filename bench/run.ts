@@ -9,7 +9,9 @@
  *   6. the navigation operations, each next to the bare language-server request it wraps: declaration and
  *      members (bench/navigation.ts), usages and resolve (bench/usages.ts), inheritors (bench/hierarchy.ts),
  *      and whatever else bench/NAVIGATION_BENCHES lists; each also runs alone with npx tsx.
- * Flags: --skip-cold, --skip-million, --skip-lsp, --skip-navigation, --fresh (rebuild the million-symbol index from scratch).
+ *   7. /symbols on common names (sqlalchemy, when installed) against /health in the same run (bench/names.ts), and the
+ *      load figures: /symbols and a large C++ file's /outline under 32 connections on the million-symbol index (bench/load.ts).
+ * Flags: --skip-cold, --skip-million, --skip-lsp, --skip-navigation, --skip-load, --fresh (rebuild the million-symbol index from scratch).
  * The million-symbol index is kept in $PLUMB_BENCH_CACHE (default <tmp>/plumb-bench) between runs.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -107,13 +109,14 @@ async function parseAlone(index: SymbolIndex, root: string): Promise<number> {
   return total;
 }
 
+/** Each round asks a page one longer (50, 51...): a search asked again would be answered from the search cache, not timed. */
 async function storeQueryTimes(index: SymbolIndex, queries: string[]): Promise<number[]> {
   const times: number[] = [];
   for (let round = 0; round < 5; round++) {
     for (const query of queries) {
       const { name, qualifier } = parseQuery(query);
       const started = performance.now();
-      await index.reader.search({ name, qualifier, tiers: MATCH_TIERS, offset: 0, limit: 50, includeForwardDeclarations: false });
+      await index.reader.search({ name, qualifier, tiers: MATCH_TIERS, offset: 0, limit: 50 + round, includeForwardDeclarations: false });
       if (round > 0) times.push(performance.now() - started);
     }
   }
@@ -195,7 +198,8 @@ async function millionIndex(): Promise<void> {
     for (let round = 0; round < 6; round++) {
       for (const query of QUERIES) {
         const started = performance.now();
-        const response = await fetch(`${url}/symbols?query=${encodeURIComponent(query)}`);
+        // limit=50, 51...: every request a first one (a repeat is answered from the search cache).
+        const response = await fetch(`${url}/symbols?query=${encodeURIComponent(query)}&limit=${50 + round}`);
         const body = (await response.json()) as { elapsedMs: number };
         if (round === 0) continue;
         client.push(performance.now() - started);
@@ -212,7 +216,7 @@ async function millionIndex(): Promise<void> {
         duration: 8,
         requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: `/symbols?query=${encodeURIComponent(queries[next++ % queries.length])}` }) }],
       });
-      row('service', `req/s under load (${label})`, count(Math.round(result.requests.average)), `16 connections, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.non2xx} non-2xx`);
+      row('service', `req/s under load (${label}, repeated)`, count(Math.round(result.requests.average)), `16 connections, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.non2xx} non-2xx; answered from the search cache after the first`);
     }
     const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
     const kb = (key: string): number => Number(/(\d+) kB/.exec(status.split('\n').find((l) => l.startsWith(key)) ?? '')?.[1] ?? 0);
@@ -291,15 +295,25 @@ if (!args.has('--skip-lsp')) await languageServers(indexes);
 for (const index of indexes.values()) await index.close();
 printTable();
 if (!args.has('--skip-navigation')) await navigationBenches();
+if (!args.has('--skip-load')) {
+  // Common names against /health, then the load figures on the million-symbol index (left out when there is none).
+  await benchScripts([
+    ['names.ts', []],
+    ['load.ts', [MILLION_ROOT, '--cache', path.join(BENCH_CACHE, 'million'), ...MILLION_EXTRA.flatMap((root) => ['--extra', root])]],
+  ]);
+}
 
 /** The navigation benches, one process each (they build their own indexes and servers), output as they print it. */
 async function navigationBenches(): Promise<void> {
-  const benches: Array<[string, string[]]> = [
+  await benchScripts([
     ['navigation.ts', ['/usr/src/googletest']],
     ['navigation.ts', [MILLION_ROOT, '--cache', path.join(BENCH_CACHE, 'million'), '--names', '100', ...MILLION_EXTRA.flatMap((root) => ['--extra', root])]],
     ['usages.ts', []],
     ['hierarchy.ts', []],
-  ];
+  ]);
+}
+
+async function benchScripts(benches: Array<[string, string[]]>): Promise<void> {
   for (const [script, scriptArgs] of benches) {
     if (!existsSync(path.join(REPO, 'bench', script))) continue;
     console.log(`\n## npx tsx bench/${script} ${scriptArgs.join(' ')}`);

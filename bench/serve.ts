@@ -2,11 +2,12 @@
  * The service as the bench measures it: a separate process (so its RSS and event loop are its
  * own), listening on loopback. Prints one JSON line once the index is ready (a replica: once its
  * store says the writer's build is).
+ *   tsx bench/serve.ts ROOT CACHE_DIR [EXTRA_ROOTS_JSON] [CONFIG_JSON (more settings: compileDatabase, a shared
+ *   store as {"store": URL, "workspace": KEY, "readOnly": true})]
  */
 import { buildApp } from '../src/app.js';
 import { validateConfig } from '../src/config.js';
 
-// CONFIG_JSON: more settings (a shared store: {"store": URL, "workspace": KEY, "readOnly": true}).
 const [root, cacheDir, extraRootsJson, configJson] = process.argv.slice(2);
 const started = performance.now();
 const config = validateConfig({ ...(JSON.parse(configJson ?? '{}') as object), cacheDir, logLevel: 'silent', index: { extraRoots: JSON.parse(extraRootsJson ?? '[]') as string[], watch: false } });

@@ -9,6 +9,7 @@ import type {
   SearchPage, SearchSpec, StoreCounts, StoredSymbol, StoreInfo, SymbolStore,
 } from '../store.js';
 import type { LanguageId } from '../../syntax/types.js';
+import { SearchCache } from '../search-cache.js';
 import { SymbolQueries } from './reader.js';
 import { openStoreDatabase, SCHEMA_VERSION } from './schema.js';
 import { SearchPlanner } from './search.js';
@@ -30,6 +31,11 @@ export class SqliteSymbolStore implements SymbolStore {
   private version = 0;
   private lastUpdate: string | null = null;
   private build: StoreInfo['build'] = null;
+  /** Search pages answered since the last change (src/index/search-cache.ts). */
+  private readonly searches = new SearchCache();
+  /** Bumped by every write method; with SQLite's data_version (commits by other connections) it stamps the cached searches. */
+  private changes = 0;
+  private readonly dataVersion: Database.Statement;
 
   private constructor(db: Database.Database, file: string) {
     this.db = db;
@@ -38,6 +44,7 @@ export class SqliteSymbolStore implements SymbolStore {
     this.planner = new SearchPlanner(statements);
     this.queries = new SymbolQueries(statements);
     this.writes = new SymbolWrites(statements);
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
   }
 
   /** Opens (or creates) the database; a different schema version or plumb version starts it afresh. */
@@ -58,7 +65,9 @@ export class SqliteSymbolStore implements SymbolStore {
   }
 
   async search(spec: SearchSpec): Promise<SearchPage> {
-    return this.planner.search(spec);
+    // Another process writing the same database (plumb index while plumb serves) changes data_version.
+    const stamp = `${this.changes}:${this.dataVersion.get() as number}`;
+    return this.searches.page(spec, stamp, () => this.planner.search(spec));
   }
 
   async symbolById(id: string): Promise<StoredSymbol | undefined> {
@@ -122,25 +131,35 @@ export class SqliteSymbolStore implements SymbolStore {
   }
 
   async write(updates: FileUpdate[], removed: string[], touched: FileStamp[] = []): Promise<void> {
+    this.changed();
     this.writes.write(updates, removed, touched);
     this.version++;
     this.lastUpdate = new Date().toISOString();
   }
 
   async registerPackages(packages: PackageRef[]): Promise<void> {
+    this.changed();
     this.writes.registerPackages(packages);
   }
 
   async prunePackages(keep: PackageRef[]): Promise<void> {
+    this.changed();
     this.writes.prunePackages(keep);
   }
 
   async optimize(): Promise<void> {
+    this.changed();
     this.writes.optimize();
   }
 
   async bulkLoad(on: boolean): Promise<void> {
+    this.changed();
     this.writes.bulkLoad(on);
+  }
+
+  /** Before every write (each runs synchronously): searches answered from here on are read afresh. */
+  private changed(): void {
+    this.changes++;
   }
 
   async close(): Promise<void> {
