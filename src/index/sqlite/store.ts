@@ -67,7 +67,7 @@ export class SqliteSymbolStore implements SymbolStore {
   async search(spec: SearchSpec): Promise<SearchPage> {
     // Another process writing the same database (plumb index while plumb serves) changes data_version.
     const stamp = `${this.changes}:${this.dataVersion.get() as number}`;
-    return this.searches.page(spec, stamp, () => this.planner.search(spec));
+    return this.searches.pageAsync(spec, stamp, () => this.planner.search(spec));
   }
 
   async symbolById(id: string): Promise<StoredSymbol | undefined> {
