@@ -11,7 +11,7 @@
  *      and whatever else bench/NAVIGATION_BENCHES lists; each also runs alone with npx tsx.
  *   7. /symbols on common names (sqlalchemy, when installed) against /health in the same run (bench/names.ts), and the
  *      load figures: /symbols and a large C++ file's /outline under 32 connections on the million-symbol index (bench/load.ts).
- * Flags: --skip-cold, --skip-million, --skip-lsp, --skip-navigation, --skip-load, --fresh (rebuild the million-symbol index from scratch).
+ * Flags: --skip-cold, --skip-million, --skip-lsp, --skip-navigation, --skip-load, --skip-team, --fresh (rebuild the million-symbol index from scratch).
  * The million-symbol index is kept in $PLUMB_BENCH_CACHE (default <tmp>/plumb-bench) between runs.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -302,6 +302,8 @@ if (!args.has('--skip-load')) {
     ['load.ts', [MILLION_ROOT, '--cache', path.join(BENCH_CACHE, 'million'), ...MILLION_EXTRA.flatMap((root) => ['--extra', root])]],
   ]);
 }
+// The shared PostgreSQL store next to SQLite on the million-symbol roots: cold builds, /symbols from a replica, load with one and two.
+if (!args.has('--skip-team')) await benchScripts([['team.ts', []]]);
 
 /** The navigation benches, one process each (they build their own indexes and servers), output as they print it. */
 async function navigationBenches(): Promise<void> {
