@@ -5,6 +5,7 @@
  *   2. /symbols one request at a time: server time (elapsedMs) and loopback latency p50/p99, from the
  *      embedded store and from a read-only replica, with CPU per request of plumb and of PostgreSQL;
  *   3. requests per second at 16 connections: embedded, one replica, two replicas (8 connections each);
+ *      no request repeats, so every one is a search (not an answer the search cache kept);
  *   4. a replica's start to ready.
  * --small: googletest and Flask instead of the million-symbol roots (a minute instead of ten).
  * A PostgreSQL cluster of its own (test/postgres.ts) runs on a free port and is removed afterwards.
@@ -100,7 +101,8 @@ async function sequential(label: string, server: Served, queries: string[], roun
     }
     for (const query of queries) {
       const t0 = performance.now();
-      const response = await fetch(`${server.url}/symbols?query=${encodeURIComponent(query)}`);
+      // Another page size each round: every request is a search, none an answer the search cache kept.
+      const response = await fetch(`${server.url}/symbols?query=${encodeURIComponent(query)}&limit=${20 + round}`);
       const body = (await response.json()) as { elapsedMs: number };
       if (round === 0) continue;
       n++;
@@ -123,7 +125,11 @@ async function load(label: string, servers: Served[], connections: number): Prom
       url: server.url,
       connections: connections / servers.length,
       duration: 10,
-      requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: `/symbols?query=${encodeURIComponent(queries[next++ % queries.length])}` }) }],
+      // Never the same request twice (the next page each time round the queries): searches, not the search cache.
+      requests: [{ method: 'GET', setupRequest: (request) => {
+        const n = next++;
+        return { ...request, path: `/symbols?query=${encodeURIComponent(queries[n % queries.length])}&limit=20&offset=${Math.floor(n / queries.length)}` };
+      } }],
     });
   }));
   const requests = results.reduce((sum, r) => sum + r.requests.total, 0);
