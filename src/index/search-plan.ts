@@ -23,6 +23,14 @@ export interface TierLookups<Source> {
   source(tier: MatchTier, spec: SearchSpec): Source | undefined;
   /** Up to `max` + 1 of the tier's matches, in any order. */
   narrow(source: Source, max: number): NarrowRow[] | Promise<NarrowRow[]>;
+  /**
+   * Optional, for a backend where each lookup is a round trip: every applicable tier's matches read at once
+   * (in one statement), before the tiers are counted: per source, its matches in any order when at most `max`,
+   * else undefined (more than `max`, rows not read). planSearch then uses them wherever it would call narrow(),
+   * and counts a tier the page does not reach from them when they are fewer than the count's budget.
+   * A backend without it (SQLite) is asked tier by tier, only as far as needed.
+   */
+  narrowMany?(sources: Source[], max: number): Promise<Array<NarrowRow[] | undefined>>;
   /** Every match counted: n in all, f of them forward declarations. */
   countAll(source: Source): { n: number; f: number } | Promise<{ n: number; f: number }>;
   /** Matches with this fwd, counting no further than `limit` (> 0). */
@@ -75,6 +83,18 @@ function codePointOrder(unit: number): number {
   return unit;
 }
 
+/** Every applicable tier's source and matches, read at once (TierLookups.narrowMany). */
+async function prefetch<Source>(spec: SearchSpec, lookups: TierLookups<Source>, narrowMany: NonNullable<TierLookups<Source>['narrowMany']>): Promise<Map<MatchTier, { source: Source; rows: NarrowRow[] | undefined }>> {
+  const wanted: Array<{ tier: MatchTier; source: Source }> = [];
+  for (const tier of spec.tiers) {
+    if (!tierApplies(tier, spec)) continue;
+    const source = lookups.source(tier, spec);
+    if (source !== undefined) wanted.push({ tier, source });
+  }
+  const rows = wanted.length > 0 ? await narrowMany(wanted.map((w) => w.source), NARROW_MAX) : [];
+  return new Map(wanted.map((w, i) => [w.tier, { source: w.source, rows: rows[i] }]));
+}
+
 /** Runs one SearchSpec over a backend's tier lookups. */
 export async function planSearch<Source>(spec: SearchSpec, lookups: TierLookups<Source>): Promise<SearchPage> {
   const end = spec.offset + spec.limit;
@@ -85,14 +105,16 @@ export async function planSearch<Source>(spec: SearchSpec, lookups: TierLookups<
   // Each tier once: a tier the page may reach is read as narrow rows (count and order from them) when small, else counted.
   let before = 0;
   const tiers: Array<{ tier: MatchTier; source: Source; rows: NarrowRow[] | undefined; main: number; fwd: number }> = [];
+  const early = lookups.narrowMany ? await prefetch(spec, lookups, lookups.narrowMany) : undefined;
   for (const tier of spec.tiers) {
     if (capped || !tierApplies(tier, spec)) continue;
-    const source = lookups.source(tier, spec);
+    const read = early?.get(tier);
+    const source = read ? read.source : lookups.source(tier, spec);
     if (source === undefined) continue;
     let rows: NarrowRow[] | undefined;
     if (before < end || spec.includeForwardDeclarations) {
-      const found = await lookups.narrow(source, NARROW_MAX);
-      if (found.length <= NARROW_MAX) rows = found.sort(compareInTier);
+      const found = read ? read.rows : await lookups.narrow(source, NARROW_MAX);
+      if (found && found.length <= NARROW_MAX) rows = found.sort(compareInTier);
     }
     let main: number;
     let fwd: number;
@@ -116,7 +138,8 @@ export async function planSearch<Source>(spec: SearchSpec, lookups: TierLookups<
         capped = true;
         continue;
       }
-      const some = await lookups.countSome(source, budget);
+      // Every match already read and fewer than the budget: counted from them, as countSome would count them.
+      const some = read?.rows && read.rows.length < budget ? { n: read.rows.length, f: read.rows.reduce((n, row) => n + row[1], 0) } : await lookups.countSome(source, budget);
       fwd = some.f;
       main = some.n - some.f;
       if (some.n >= budget) capped = true;

@@ -25,6 +25,9 @@ import { ROW_ID, SYMBOL_COLUMNS, SYMBOL_JOINS, toSymbol, type SymbolRow } from '
 /** Within a tier: as SQLite's ORDER_IN_TIER, with the row id as the last tie (SQLite's index order). */
 const ORDER_IN_TIER = 'ORDER BY s.rank, s.name, s.file_id, s.nl, s.nc, s.id';
 
+/** What a tier is counted and ordered by (NarrowRow). */
+const NARROW_COLUMNS = 's.id, s.fwd, s.rank, s.name, s.file_id, s.nl, s.nc';
+
 /** The languages whose packages name what their modules hold (`packagePrefix`). */
 const PACKAGE_PREFIX_LANGUAGES = LANGUAGES.filter((language) => language.packagePrefix).map((language) => language.id);
 
@@ -145,7 +148,30 @@ export function postgresTierLookups(connection: Connection, workspaceId: () => n
     source: (tier, spec) => tierSource(tier, spec),
     narrow: async (source, max) => {
       if (source.empty) return [];
-      return connection.arrays<NarrowRow>(`SELECT s.id, s.fwd, s.rank, s.name, s.file_id, s.nl, s.nc FROM ${source.from} WHERE ${source.where} LIMIT ${max + 1}`, bind(source));
+      return connection.arrays<NarrowRow>(`SELECT ${NARROW_COLUMNS} FROM ${source.from} WHERE ${source.where} LIMIT ${max + 1}`, bind(source));
+    },
+    narrowMany: async (sources, max) => {
+      // One statement, one round trip: each tier's first max + 1 matches (a CTE), its rows when at most max, else one row with a null id.
+      const values: PgValue[] = [workspaceId()];
+      const ctes: string[] = [];
+      const selects: string[] = [];
+      for (const [i, source] of sources.entries()) {
+        if (source.empty) continue;
+        // The tier's own $1 is the workspace ($1 here too); its other parameters move after those already bound.
+        const shift = values.length - 1;
+        const renumber = (sql: string): string => sql.replace(/\$(\d+)/g, (_, n: string) => (n === '1' ? '$1' : `$${Number(n) + shift}`));
+        values.push(...source.values.slice(1));
+        ctes.push(`t${i} AS (SELECT ${NARROW_COLUMNS} FROM ${renumber(source.from)} WHERE ${renumber(source.where)} LIMIT ${max + 1})`);
+        selects.push(`SELECT ${i}, t${i}.* FROM t${i} WHERE (SELECT count(*) FROM t${i}) <= ${max}`, `SELECT ${i}, NULL, NULL, NULL, NULL, NULL, NULL, NULL WHERE (SELECT count(*) FROM t${i}) > ${max}`);
+      }
+      const out: Array<NarrowRow[] | undefined> = sources.map(() => []);
+      if (ctes.length === 0) return out;
+      const rows = await connection.arrays<[number, ...NarrowRow]>(`WITH ${ctes.join(', ')} ${selects.join(' UNION ALL ')}`, values);
+      for (const [i, ...row] of rows) {
+        if (row[0] === null) out[i] = undefined;
+        else out[i]?.push(row as NarrowRow);
+      }
+      return out;
     },
     countAll: async (source) => {
       if (source.empty) return { n: 0, f: 0 };
