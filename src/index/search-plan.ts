@@ -28,9 +28,12 @@ export interface TierLookups<Source> {
    * (in one statement), before the tiers are counted: per source, its matches in any order when at most `max`,
    * else undefined (more than `max`, rows not read). planSearch then uses them wherever it would call narrow(),
    * and counts a tier the page does not reach from them when they are fewer than the count's budget.
+   * `symbols`, if given, holds the symbols of the page as cut from those rows alone (tiers in order, ORDER_IN_TIER
+   * within, forward declarations after all the rest when asked for, `offset`/`limit`): planSearch takes the
+   * page's symbols from it when it holds every one, else calls symbols().
    * A backend without it (SQLite) is asked tier by tier, only as far as needed.
    */
-  narrowMany?(sources: Source[], max: number): Promise<Array<NarrowRow[] | undefined>>;
+  narrowMany?(sources: Source[], max: number, page: SearchSpec): Promise<{ rows: Array<NarrowRow[] | undefined>; symbols?: Map<number, StoredSymbol> }>;
   /** Every match counted: n in all, f of them forward declarations. */
   countAll(source: Source): { n: number; f: number } | Promise<{ n: number; f: number }>;
   /** Matches with this fwd, counting no further than `limit` (> 0). */
@@ -84,15 +87,16 @@ function codePointOrder(unit: number): number {
 }
 
 /** Every applicable tier's source and matches, read at once (TierLookups.narrowMany). */
-async function prefetch<Source>(spec: SearchSpec, lookups: TierLookups<Source>, narrowMany: NonNullable<TierLookups<Source>['narrowMany']>): Promise<Map<MatchTier, { source: Source; rows: NarrowRow[] | undefined }>> {
+async function prefetch<Source>(spec: SearchSpec, lookups: TierLookups<Source>, narrowMany: NonNullable<TierLookups<Source>['narrowMany']>): Promise<{ tiers: Map<MatchTier, { source: Source; rows: NarrowRow[] | undefined }>; symbols?: Map<number, StoredSymbol> }> {
   const wanted: Array<{ tier: MatchTier; source: Source }> = [];
   for (const tier of spec.tiers) {
     if (!tierApplies(tier, spec)) continue;
     const source = lookups.source(tier, spec);
     if (source !== undefined) wanted.push({ tier, source });
   }
-  const rows = wanted.length > 0 ? await narrowMany(wanted.map((w) => w.source), NARROW_MAX) : [];
-  return new Map(wanted.map((w, i) => [w.tier, { source: w.source, rows: rows[i] }]));
+  if (wanted.length === 0) return { tiers: new Map() };
+  const { rows, symbols } = await narrowMany(wanted.map((w) => w.source), NARROW_MAX, spec);
+  return { tiers: new Map(wanted.map((w, i) => [w.tier, { source: w.source, rows: rows[i] }])), symbols };
 }
 
 /** Runs one SearchSpec over a backend's tier lookups. */
@@ -108,7 +112,7 @@ export async function planSearch<Source>(spec: SearchSpec, lookups: TierLookups<
   const early = lookups.narrowMany ? await prefetch(spec, lookups, lookups.narrowMany) : undefined;
   for (const tier of spec.tiers) {
     if (capped || !tierApplies(tier, spec)) continue;
-    const read = early?.get(tier);
+    const read = early?.tiers.get(tier);
     const source = read ? read.source : lookups.source(tier, spec);
     if (source === undefined) continue;
     let rows: NarrowRow[] | undefined;
@@ -170,7 +174,8 @@ export async function planSearch<Source>(spec: SearchSpec, lookups: TierLookups<
     for (const id of ids) picked.push({ id, tier: segment.tier });
   }
   // Only the page's symbols are read whole.
-  const byId = picked.length > 0 ? await lookups.symbols(picked.map((p) => p.id)) : new Map<number, StoredSymbol>();
+  const ready = early?.symbols;
+  const byId = picked.length === 0 ? new Map<number, StoredSymbol>() : ready && picked.every((p) => ready.has(p.id)) ? ready : await lookups.symbols(picked.map((p) => p.id));
   const results: SearchHit[] = [];
   for (const { id, tier } of picked) {
     const symbol = byId.get(id);

@@ -28,6 +28,10 @@ const ORDER_IN_TIER = 'ORDER BY s.rank, s.name, s.file_id, s.nl, s.nc, s.id';
 /** What a tier is counted and ordered by (NarrowRow). */
 const NARROW_COLUMNS = 's.id, s.fwd, s.rank, s.name, s.file_id, s.nl, s.nc';
 
+/** NULLs in place of the narrow columns, and of the symbol columns (one statement returns both kinds of row). */
+const NO_NARROW = NARROW_COLUMNS.split(',').map(() => 'NULL').join(', ');
+const NO_SYMBOL = SYMBOL_COLUMNS.split(',').map(() => 'NULL').join(', ');
+
 /** The languages whose packages name what their modules hold (`packagePrefix`). */
 const PACKAGE_PREFIX_LANGUAGES = LANGUAGES.filter((language) => language.packagePrefix).map((language) => language.id);
 
@@ -150,10 +154,12 @@ export function postgresTierLookups(connection: Connection, workspaceId: () => n
       if (source.empty) return [];
       return connection.arrays<NarrowRow>(`SELECT ${NARROW_COLUMNS} FROM ${source.from} WHERE ${source.where} LIMIT ${max + 1}`, bind(source));
     },
-    narrowMany: async (sources, max) => {
-      // One statement, one round trip: each tier's first max + 1 matches (a CTE), its rows when at most max, else one row with a null id.
+    narrowMany: async (sources, max, page) => {
+      // One statement, one round trip: each tier's first max + 1 matches (a CTE), its rows when at most max, else one
+      // row with a null id; and the symbols of the page cut from those rows as planSearch cuts it (tiers in order).
       const values: PgValue[] = [workspaceId()];
       const ctes: string[] = [];
+      const tiers: string[] = [];
       const selects: string[] = [];
       for (const [i, source] of sources.entries()) {
         if (source.empty) continue;
@@ -162,16 +168,27 @@ export function postgresTierLookups(connection: Connection, workspaceId: () => n
         const renumber = (sql: string): string => sql.replace(/\$(\d+)/g, (_, n: string) => (n === '1' ? '$1' : `$${Number(n) + shift}`));
         values.push(...source.values.slice(1));
         ctes.push(`t${i} AS (SELECT ${NARROW_COLUMNS} FROM ${renumber(source.from)} WHERE ${renumber(source.where)} LIMIT ${max + 1})`);
-        selects.push(`SELECT ${i}, t${i}.* FROM t${i} WHERE (SELECT count(*) FROM t${i}) <= ${max}`, `SELECT ${i}, NULL, NULL, NULL, NULL, NULL, NULL, NULL WHERE (SELECT count(*) FROM t${i}) > ${max}`);
+        tiers.push(`SELECT ${i} AS tier, t${i}.* FROM t${i}`);
+        selects.push(`SELECT ${i}, t${i}.*, ${NO_SYMBOL} FROM t${i} WHERE (SELECT count(*) FROM t${i}) <= ${max}`, `SELECT ${i}, ${NO_NARROW}, ${NO_SYMBOL} WHERE (SELECT count(*) FROM t${i}) > ${max}`);
       }
       const out: Array<NarrowRow[] | undefined> = sources.map(() => []);
-      if (ctes.length === 0) return out;
-      const rows = await connection.arrays<[number, ...NarrowRow]>(`WITH ${ctes.join(', ')} ${selects.join(' UNION ALL ')}`, values);
-      for (const [i, ...row] of rows) {
-        if (row[0] === null) out[i] = undefined;
-        else out[i]?.push(row as NarrowRow);
+      if (ctes.length === 0) return { rows: out };
+      values.push(page.limit, page.offset);
+      const pageIds = `SELECT u.id FROM (${tiers.join(' UNION ALL ')}) u${page.includeForwardDeclarations ? '' : ' WHERE u.fwd = 0'}
+        ORDER BY u.fwd, u.tier, u.rank, u.name, u.file_id, u.nl, u.nc, u.id LIMIT $${values.length - 1}::int OFFSET $${values.length}::int`;
+      // The page's symbols first: their columns type the union (a NULL in the first branch would be text).
+      const symbols = `SELECT -1, ${NO_NARROW}, ${SYMBOL_COLUMNS} FROM symbols s ${SYMBOL_JOINS} WHERE s.workspace_id = $1 AND s.id IN (${pageIds})`;
+      const rows = await connection.arrays<unknown[]>(`WITH ${ctes.join(', ')} ${[symbols, ...selects].join(' UNION ALL ')}`, values);
+      const byId = new Map<number, StoredSymbol>();
+      for (const row of rows) {
+        const i = row[0] as number;
+        if (i < 0) {
+          const symbol = row.slice(8) as SymbolRow;
+          byId.set(symbol[ROW_ID], toSymbol(symbol));
+        } else if (row[1] === null) out[i] = undefined;
+        else out[i]?.push(row.slice(1, 8) as NarrowRow);
       }
-      return out;
+      return { rows: out, symbols: byId };
     },
     countAll: async (source) => {
       if (source.empty) return { n: 0, f: 0 };
