@@ -188,7 +188,8 @@ export class PostgresSymbolStore implements SymbolStore {
   }
 
   private writable(): void {
-    if (this.readOnly) throw new Error(`the index store ${this.location} is open read-only (a replica writes nothing)`);
+    // A replica's code never writes: reaching here is plumb's own bug.
+    if (this.readOnly) throw new PlumbError('internal_error', `The index store ${this.location} is open read-only (a replica writes nothing)`);
   }
 
   /**
