@@ -11,6 +11,13 @@ import { COUNT_CAP } from './store.js';
 /** id, fwd, rank, name, file_id, nl, nc: what a tier is counted and ordered by. */
 export type NarrowRow = [number, number, number, string, number, number, number];
 
+/** A tier read by narrowMany: its count, n matches of which f are forward declarations, and the matches unless left out. */
+export interface TierRead {
+  n: number;
+  f: number;
+  rows?: NarrowRow[];
+}
+
 /** A tier with up to this many matches is read once and ordered here; a larger one is counted and paged in SQL. */
 export const NARROW_MAX = 2000;
 
@@ -24,16 +31,18 @@ export interface TierLookups<Source> {
   /** Up to `max` + 1 of the tier's matches, in any order. */
   narrow(source: Source, max: number): NarrowRow[] | Promise<NarrowRow[]>;
   /**
-   * Optional, for a backend where each lookup is a round trip: every applicable tier's matches read at once
-   * (in one statement), before the tiers are counted: per source, its matches in any order when at most `max`,
-   * else undefined (more than `max`, rows not read). planSearch then uses them wherever it would call narrow(),
-   * and counts a tier the page does not reach from them when they are fewer than the count's budget.
-   * `symbols`, if given, holds the symbols of the page as cut from those rows alone (tiers in order, ORDER_IN_TIER
-   * within, forward declarations after all the rest when asked for, `offset`/`limit`): planSearch takes the
-   * page's symbols from it when it holds every one, else calls symbols().
+   * Optional, for a backend where each lookup is a round trip: every applicable tier read at once (one statement),
+   * before the tiers are counted. Per source: undefined when it has more than `max` matches, else its count (`n`,
+   * `f` of them forward declarations) and its matches in any order (`rows`), which may be left out for a tier the
+   * page cannot reach (the main matches of the tiers before it, those of at most `max`, already reach offset +
+   * limit, and forward declarations are not listed). planSearch uses the rows wherever it would call narrow(), and
+   * the count for a tier the page does not reach when it is below the count's budget.
+   * `symbols`, if given, holds the symbols of the page as cut from those matches alone (tiers in order, ORDER_IN_TIER
+   * within, forward declarations after all the rest when asked for, `offset`/`limit`): planSearch takes the page's
+   * symbols from it when it holds every one, else calls symbols().
    * A backend without it (SQLite) is asked tier by tier, only as far as needed.
    */
-  narrowMany?(sources: Source[], max: number, page: SearchSpec): Promise<{ rows: Array<NarrowRow[] | undefined>; symbols?: Map<number, StoredSymbol> }>;
+  narrowMany?(sources: Source[], max: number, page: SearchSpec): Promise<{ tiers: Array<TierRead | undefined>; symbols?: Map<number, StoredSymbol> }>;
   /** Every match counted: n in all, f of them forward declarations. */
   countAll(source: Source): { n: number; f: number } | Promise<{ n: number; f: number }>;
   /** Matches with this fwd, counting no further than `limit` (> 0). */
@@ -87,7 +96,7 @@ function codePointOrder(unit: number): number {
 }
 
 /** Every applicable tier's source and matches, read at once (TierLookups.narrowMany). */
-async function prefetch<Source>(spec: SearchSpec, lookups: TierLookups<Source>, narrowMany: NonNullable<TierLookups<Source>['narrowMany']>): Promise<{ tiers: Map<MatchTier, { source: Source; rows: NarrowRow[] | undefined }>; symbols?: Map<number, StoredSymbol> }> {
+async function prefetch<Source>(spec: SearchSpec, lookups: TierLookups<Source>, narrowMany: NonNullable<TierLookups<Source>['narrowMany']>): Promise<{ tiers: Map<MatchTier, { source: Source; read: TierRead | undefined }>; symbols?: Map<number, StoredSymbol> }> {
   const wanted: Array<{ tier: MatchTier; source: Source }> = [];
   for (const tier of spec.tiers) {
     if (!tierApplies(tier, spec)) continue;
@@ -95,8 +104,8 @@ async function prefetch<Source>(spec: SearchSpec, lookups: TierLookups<Source>, 
     if (source !== undefined) wanted.push({ tier, source });
   }
   if (wanted.length === 0) return { tiers: new Map() };
-  const { rows, symbols } = await narrowMany(wanted.map((w) => w.source), NARROW_MAX, spec);
-  return { tiers: new Map(wanted.map((w, i) => [w.tier, { source: w.source, rows: rows[i] }])), symbols };
+  const { tiers, symbols } = await narrowMany(wanted.map((w) => w.source), NARROW_MAX, spec);
+  return { tiers: new Map(wanted.map((w, i) => [w.tier, { source: w.source, read: tiers[i] }])), symbols };
 }
 
 /** Runs one SearchSpec over a backend's tier lookups. */
@@ -112,12 +121,14 @@ export async function planSearch<Source>(spec: SearchSpec, lookups: TierLookups<
   const early = lookups.narrowMany ? await prefetch(spec, lookups, lookups.narrowMany) : undefined;
   for (const tier of spec.tiers) {
     if (capped || !tierApplies(tier, spec)) continue;
-    const read = early?.tiers.get(tier);
-    const source = read ? read.source : lookups.source(tier, spec);
+    const prefetched = early?.tiers.get(tier);
+    const read = prefetched?.read;
+    const source = prefetched ? prefetched.source : lookups.source(tier, spec);
     if (source === undefined) continue;
     let rows: NarrowRow[] | undefined;
     if (before < end || spec.includeForwardDeclarations) {
-      const found = read ? read.rows : await lookups.narrow(source, NARROW_MAX);
+      // Prefetched: undefined when more than NARROW_MAX; rows left out only where the page cannot reach (read here then all the same).
+      const found = prefetched && !read ? undefined : read?.rows ?? (await lookups.narrow(source, NARROW_MAX));
       if (found && found.length <= NARROW_MAX) rows = found.sort(compareInTier);
     }
     let main: number;
@@ -142,8 +153,8 @@ export async function planSearch<Source>(spec: SearchSpec, lookups: TierLookups<
         capped = true;
         continue;
       }
-      // Every match already read and fewer than the budget: counted from them, as countSome would count them.
-      const some = read?.rows && read.rows.length < budget ? { n: read.rows.length, f: read.rows.reduce((n, row) => n + row[1], 0) } : await lookups.countSome(source, budget);
+      // Every match already counted and fewer than the budget: as countSome would count them.
+      const some = read && read.n < budget ? read : await lookups.countSome(source, budget);
       fwd = some.f;
       main = some.n - some.f;
       if (some.n >= budget) capped = true;
