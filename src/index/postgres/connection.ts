@@ -66,6 +66,8 @@ export class Connection {
   readonly location: string;
   /** Backend pids of the pool's connections: notifications they sent are this store's own writes. */
   readonly ownPids = new Set<number>();
+  /** Statements sent so far, each one round trip (the bench reports them per search). */
+  statements = 0;
 
   constructor(readonly url: string) {
     this.location = redactUrl(url);
@@ -139,6 +141,7 @@ export class Connection {
   }
 
   private async run(on: Queryable, config: pg.QueryConfig | pg.QueryArrayConfig): Promise<pg.QueryResult | pg.QueryArrayResult> {
+    this.statements++;
     try {
       return await on.query(config);
     } catch (error) {

@@ -72,6 +72,11 @@ export class PostgresSymbolStore implements SymbolStore {
     }
   }
 
+  /** Statements sent to the database so far, each one round trip. */
+  get statementsSent(): number {
+    return this.connection.statements;
+  }
+
   /** The URL without its password. */
   get location(): string {
     return this.connection.location;
