@@ -127,7 +127,7 @@ export async function planSearch<Source>(spec: SearchSpec, lookups: TierLookups<
     if (source === undefined) continue;
     let rows: NarrowRow[] | undefined;
     if (before < end || spec.includeForwardDeclarations) {
-      // Prefetched: undefined when more than NARROW_MAX; rows left out only where the page cannot reach (read here then all the same).
+      // Prefetched: none past NARROW_MAX; rows are left out only where the page cannot reach (were they wanted, narrow() reads them).
       const found = prefetched && !read ? undefined : read?.rows ?? (await lookups.narrow(source, NARROW_MAX));
       if (found && found.length <= NARROW_MAX) rows = found.sort(compareInTier);
     }
