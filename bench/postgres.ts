@@ -2,7 +2,7 @@
  * tsx bench/postgres.ts postgres://USER@HOST:PORT/DB ROOT [--extra DIR]... [--rounds N] [--keep]: the PostgreSQL
  * store beside the embedded SQLite one on the same tree: a cold build into each (wall time), then the golden
  * queries (bench/golden-queries.ts, as /symbols asks them) on each: wall p50/p99 and this process's CPU per query
- * (for PostgreSQL the server's CPU comes on top: see pg_stat_statements or top). Finally the comparison of every
+ * (for PostgreSQL the server's CPU comes on top: see pg_stat_statements or top) and round trips per search. Finally the comparison of every
  * read (exit 1 on a difference). The PostgreSQL workspace is a fresh one, dropped at the end unless --keep.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -45,6 +45,7 @@ async function time(label: string, reader: SymbolReader): Promise<void> {
   const wall: number[] = [];
   const cpu: number[] = [];
   for (const query of QUERIES) await reader.search(goldenSpec(query, {}, true));
+  const sent = reader instanceof PostgresSymbolStore ? reader.statementsSent : 0;
   for (let round = 0; round < rounds; round++) {
     for (const query of QUERIES) {
       const spec = goldenSpec(query, {}, true);
@@ -56,7 +57,8 @@ async function time(label: string, reader: SymbolReader): Promise<void> {
       cpu.push((c.user + c.system) / 1000);
     }
   }
-  console.log(`${label.padEnd(10)} search p50 ${pct(wall, 50).toFixed(2)} ms, p99 ${pct(wall, 99).toFixed(2)} ms; client CPU p50 ${pct(cpu, 50).toFixed(2)} ms (${wall.length} searches)`);
+  const trips = reader instanceof PostgresSymbolStore ? `; ${((reader.statementsSent - sent) / wall.length).toFixed(2)} round trips per search` : '';
+  console.log(`${label.padEnd(10)} search p50 ${pct(wall, 50).toFixed(2)} ms, p99 ${pct(wall, 99).toFixed(2)} ms; client CPU p50 ${pct(cpu, 50).toFixed(2)} ms${trips} (${wall.length} searches)`);
 }
 
 const sqlite = await build('sqlite', () => SymbolIndex.open({ root, config, cacheDir }));

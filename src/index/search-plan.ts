@@ -11,6 +11,13 @@ import { COUNT_CAP } from './store.js';
 /** id, fwd, rank, name, file_id, nl, nc: what a tier is counted and ordered by. */
 export type NarrowRow = [number, number, number, string, number, number, number];
 
+/** A tier read by narrowMany: its count, n matches of which f are forward declarations, and the matches unless left out. */
+export interface TierRead {
+  n: number;
+  f: number;
+  rows?: NarrowRow[];
+}
+
 /** A tier with up to this many matches is read once and ordered here; a larger one is counted and paged in SQL. */
 export const NARROW_MAX = 2000;
 
@@ -23,6 +30,19 @@ export interface TierLookups<Source> {
   source(tier: MatchTier, spec: SearchSpec): Source | undefined;
   /** Up to `max` + 1 of the tier's matches, in any order. */
   narrow(source: Source, max: number): NarrowRow[] | Promise<NarrowRow[]>;
+  /**
+   * Optional, for a backend where each lookup is a round trip: every applicable tier read at once (one statement),
+   * before the tiers are counted. Per source: undefined when it has more than `max` matches, else its count (`n`,
+   * `f` of them forward declarations) and its matches in any order (`rows`), which may be left out for a tier the
+   * page cannot reach (the main matches of the tiers before it, those of at most `max`, already reach offset +
+   * limit, and forward declarations are not listed). planSearch uses the rows wherever it would call narrow(), and
+   * the count for a tier the page does not reach when it is below the count's budget.
+   * `symbols`, if given, holds the symbols of the page as cut from those matches alone (tiers in order, ORDER_IN_TIER
+   * within, forward declarations after all the rest when asked for, `offset`/`limit`): planSearch takes the page's
+   * symbols from it when it holds every one, else calls symbols().
+   * A backend without it (SQLite) is asked tier by tier, only as far as needed.
+   */
+  narrowMany?(sources: Source[], max: number, page: SearchSpec): Promise<{ tiers: Array<TierRead | undefined>; symbols?: Map<number, StoredSymbol> }>;
   /** Every match counted: n in all, f of them forward declarations. */
   countAll(source: Source): { n: number; f: number } | Promise<{ n: number; f: number }>;
   /** Matches with this fwd, counting no further than `limit` (> 0). */
@@ -75,6 +95,19 @@ function codePointOrder(unit: number): number {
   return unit;
 }
 
+/** Every applicable tier's source and matches, read at once (TierLookups.narrowMany). */
+async function prefetch<Source>(spec: SearchSpec, lookups: TierLookups<Source>, narrowMany: NonNullable<TierLookups<Source>['narrowMany']>): Promise<{ tiers: Map<MatchTier, { source: Source; read: TierRead | undefined }>; symbols?: Map<number, StoredSymbol> }> {
+  const wanted: Array<{ tier: MatchTier; source: Source }> = [];
+  for (const tier of spec.tiers) {
+    if (!tierApplies(tier, spec)) continue;
+    const source = lookups.source(tier, spec);
+    if (source !== undefined) wanted.push({ tier, source });
+  }
+  if (wanted.length === 0) return { tiers: new Map() };
+  const { tiers, symbols } = await narrowMany(wanted.map((w) => w.source), NARROW_MAX, spec);
+  return { tiers: new Map(wanted.map((w, i) => [w.tier, { source: w.source, read: tiers[i] }])), symbols };
+}
+
 /** Runs one SearchSpec over a backend's tier lookups. */
 export async function planSearch<Source>(spec: SearchSpec, lookups: TierLookups<Source>): Promise<SearchPage> {
   const end = spec.offset + spec.limit;
@@ -85,14 +118,18 @@ export async function planSearch<Source>(spec: SearchSpec, lookups: TierLookups<
   // Each tier once: a tier the page may reach is read as narrow rows (count and order from them) when small, else counted.
   let before = 0;
   const tiers: Array<{ tier: MatchTier; source: Source; rows: NarrowRow[] | undefined; main: number; fwd: number }> = [];
+  const early = lookups.narrowMany ? await prefetch(spec, lookups, lookups.narrowMany) : undefined;
   for (const tier of spec.tiers) {
     if (capped || !tierApplies(tier, spec)) continue;
-    const source = lookups.source(tier, spec);
+    const prefetched = early?.tiers.get(tier);
+    const read = prefetched?.read;
+    const source = prefetched ? prefetched.source : lookups.source(tier, spec);
     if (source === undefined) continue;
     let rows: NarrowRow[] | undefined;
     if (before < end || spec.includeForwardDeclarations) {
-      const found = await lookups.narrow(source, NARROW_MAX);
-      if (found.length <= NARROW_MAX) rows = found.sort(compareInTier);
+      // Prefetched: none past NARROW_MAX; rows are left out only where the page cannot reach (were they wanted, narrow() reads them).
+      const found = prefetched && !read ? undefined : read?.rows ?? (await lookups.narrow(source, NARROW_MAX));
+      if (found && found.length <= NARROW_MAX) rows = found.sort(compareInTier);
     }
     let main: number;
     let fwd: number;
@@ -116,7 +153,8 @@ export async function planSearch<Source>(spec: SearchSpec, lookups: TierLookups<
         capped = true;
         continue;
       }
-      const some = await lookups.countSome(source, budget);
+      // Every match already counted and fewer than the budget: as countSome would count them.
+      const some = read && read.n < budget ? read : await lookups.countSome(source, budget);
       fwd = some.f;
       main = some.n - some.f;
       if (some.n >= budget) capped = true;
@@ -147,7 +185,8 @@ export async function planSearch<Source>(spec: SearchSpec, lookups: TierLookups<
     for (const id of ids) picked.push({ id, tier: segment.tier });
   }
   // Only the page's symbols are read whole.
-  const byId = picked.length > 0 ? await lookups.symbols(picked.map((p) => p.id)) : new Map<number, StoredSymbol>();
+  const ready = early?.symbols;
+  const byId = picked.length === 0 ? new Map<number, StoredSymbol>() : ready && picked.every((p) => ready.has(p.id)) ? ready : await lookups.symbols(picked.map((p) => p.id));
   const results: SearchHit[] = [];
   for (const { id, tier } of picked) {
     const symbol = byId.get(id);

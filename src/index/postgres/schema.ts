@@ -8,6 +8,7 @@
  */
 import { PlumbError } from '../../errors.js';
 import { VERSION } from '../../version.js';
+import { SCHEMA_VERSION as EXTRACTOR_VERSION } from '../sqlite/schema.js';
 import type { Connection, Queryable } from './connection.js';
 
 /** The migrations, oldest first; the schema version is how many a database has applied. */
@@ -69,9 +70,12 @@ export const WORKSPACE_TABLES = ['symbol_bases', 'symbols', 'names', 'files', 'p
 /** pg_advisory_xact_lock key of schema changes: "plumb" in ASCII. */
 const SCHEMA_LOCK = 0x706c756d62;
 
-/** A workspace's rows belong to this build of plumb: a new schema or plumb version starts them afresh. */
+/**
+ * A workspace's rows belong to this build of plumb: a new schema, extractor or plumb version starts them afresh.
+ * The SQLite store's schema version is bumped when what the extractor stores changes, which these rows hold too.
+ */
 export function fingerprint(): string {
-  return `${SCHEMA_VERSION}/${VERSION}`;
+  return `${SCHEMA_VERSION}/${EXTRACTOR_VERSION}/${VERSION}`;
 }
 
 export interface WorkspaceRow {

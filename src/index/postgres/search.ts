@@ -16,7 +16,7 @@
  */
 import { LANGUAGES } from '../../languages/index.js';
 import { fuzzyPattern, prefixEnd, queryHumps } from '../ranking.js';
-import type { NarrowRow, TierLookups } from '../search-plan.js';
+import type { NarrowRow, TierLookups, TierRead } from '../search-plan.js';
 import { signatureWords } from '../signature-words.js';
 import type { MatchTier, SearchSpec, StoredSymbol, SymbolFilters } from '../store.js';
 import type { Connection, PgValue } from './connection.js';
@@ -24,6 +24,15 @@ import { ROW_ID, SYMBOL_COLUMNS, SYMBOL_JOINS, toSymbol, type SymbolRow } from '
 
 /** Within a tier: as SQLite's ORDER_IN_TIER, with the row id as the last tie (SQLite's index order). */
 const ORDER_IN_TIER = 'ORDER BY s.rank, s.name, s.file_id, s.nl, s.nc, s.id';
+
+/** What a tier is counted and ordered by (NarrowRow). */
+const NARROW_COLUMNS = 's.id, s.fwd, s.rank, s.name, s.file_id, s.nl, s.nc';
+
+/** NULLs in place of the narrow columns, and of the symbol columns (one statement returns both kinds of row). */
+const NO_NARROW = NARROW_COLUMNS.split(',').map(() => 'NULL').join(', ');
+/** NO_NARROW typed as the columns are (the first branch of a union types it). */
+const TYPED_NO_NARROW = 'NULL::bigint, NULL::smallint, NULL::smallint, NULL::text COLLATE "C", NULL::bigint, NULL::integer, NULL::integer';
+const NO_SYMBOL = SYMBOL_COLUMNS.split(',').map(() => 'NULL').join(', ');
 
 /** The languages whose packages name what their modules hold (`packagePrefix`). */
 const PACKAGE_PREFIX_LANGUAGES = LANGUAGES.filter((language) => language.packagePrefix).map((language) => language.id);
@@ -145,7 +154,61 @@ export function postgresTierLookups(connection: Connection, workspaceId: () => n
     source: (tier, spec) => tierSource(tier, spec),
     narrow: async (source, max) => {
       if (source.empty) return [];
-      return connection.arrays<NarrowRow>(`SELECT s.id, s.fwd, s.rank, s.name, s.file_id, s.nl, s.nc FROM ${source.from} WHERE ${source.where} LIMIT ${max + 1}`, bind(source));
+      return connection.arrays<NarrowRow>(`SELECT ${NARROW_COLUMNS} FROM ${source.from} WHERE ${source.where} LIMIT ${max + 1}`, bind(source));
+    },
+    narrowMany: async (sources, max, page) => {
+      // One statement, one round trip. Each tier's first max + 1 matches (a CTE t<i>) and their count (counts); the
+      // matches of a tier of at most max the page may reach; and the symbols of the page cut from all of them as
+      // planSearch cuts it (tiers in order). Rows: [i, n, f] a tier's count, [i, null, null, ...NarrowRow] a match,
+      // [-1, null, null, ...nulls, ...SymbolRow] a symbol of the page.
+      const values: PgValue[] = [workspaceId()];
+      const ctes: string[] = [];
+      const tiers: string[] = [];
+      const counts: string[] = [];
+      const matches: string[] = [];
+      // Forward declarations listed: every tier's rows (its end counts as unreachable).
+      values.push(page.includeForwardDeclarations ? 2 ** 31 - 1 : page.offset + page.limit, page.limit, page.offset);
+      const [end, limit, offset] = ['$2::int', '$3::int', '$4::int'];
+      for (const [i, source] of sources.entries()) {
+        if (source.empty) continue;
+        // The tier's own $1 is the workspace ($1 here too); its other parameters move after those already bound.
+        const shift = values.length - 1;
+        const renumber = (sql: string): string => sql.replace(/\$(\d+)/g, (_, n: string) => (n === '1' ? '$1' : `$${Number(n) + shift}`));
+        values.push(...source.values.slice(1));
+        ctes.push(`t${i} AS (SELECT ${NARROW_COLUMNS} FROM ${renumber(source.from)} WHERE ${renumber(source.where)} LIMIT ${max + 1})`);
+        tiers.push(`SELECT ${i} AS tier, t${i}.* FROM t${i}`);
+        counts.push(`SELECT ${i} AS tier, count(*) AS n, coalesce(sum(fwd), 0)::bigint AS f FROM t${i}`);
+        // Where the page may reach: the main matches of the smaller tiers before it (a larger one counted as none) fall short of its end.
+        const reached = `(SELECT coalesce(sum(n - f), 0) FROM counts WHERE tier < ${i} AND n <= ${max}) < ${end}`;
+        matches.push(`SELECT ${i}, NULL, NULL, t${i}.*, ${NO_SYMBOL} FROM t${i} WHERE (SELECT n FROM counts WHERE tier = ${i}) <= ${max} AND ${reached}`);
+      }
+      const out: Array<TierRead | undefined> = sources.map(() => ({ n: 0, f: 0, rows: [] }));
+      if (ctes.length === 0) return { tiers: out };
+      const pageIds = `SELECT u.id FROM (${tiers.join(' UNION ALL ')}) u${page.includeForwardDeclarations ? '' : ' WHERE u.fwd = 0'}
+        ORDER BY u.fwd, u.tier, u.rank, u.name, u.file_id, u.nl, u.nc, u.id LIMIT ${limit} OFFSET ${offset}`;
+      // The page's symbols first: their columns type the union (a NULL in the first branch would be text).
+      const symbols = `SELECT -1, NULL::bigint, NULL::bigint, ${TYPED_NO_NARROW}, ${SYMBOL_COLUMNS} FROM symbols s ${SYMBOL_JOINS} WHERE s.workspace_id = $1 AND s.id IN (${pageIds})`;
+      const countRows = `SELECT tier, n, f, ${NO_NARROW}, ${NO_SYMBOL} FROM counts`;
+      const sql = `WITH ${ctes.join(', ')}, counts AS (${counts.join(' UNION ALL ')}) ${[symbols, countRows, ...matches].join(' UNION ALL ')}`;
+      const rows = await connection.arrays<unknown[]>(sql, values);
+      const byId = new Map<number, StoredSymbol>();
+      for (const row of rows) {
+        const i = row[0] as number;
+        if (i < 0) {
+          const symbol = row.slice(10) as SymbolRow;
+          byId.set(symbol[ROW_ID], toSymbol(symbol));
+        } else if (row[1] !== null) {
+          const n = row[1] as number;
+          out[i] = n > max ? undefined : { n, f: row[2] as number };
+        }
+      }
+      for (const row of rows) {
+        const i = row[0] as number;
+        if (i >= 0 && row[1] === null) (out[i]!.rows ??= []).push(row.slice(3, 10) as NarrowRow);
+      }
+      // A tier of no matches has them all read.
+      for (const read of out) if (read && read.n === 0) read.rows ??= [];
+      return { tiers: out, symbols: byId };
     },
     countAll: async (source) => {
       if (source.empty) return { n: 0, f: 0 };

@@ -72,6 +72,11 @@ export class PostgresSymbolStore implements SymbolStore {
     }
   }
 
+  /** Statements sent to the database so far, each one round trip. */
+  get statementsSent(): number {
+    return this.connection.statements;
+  }
+
   /** The URL without its password. */
   get location(): string {
     return this.connection.location;
@@ -188,7 +193,8 @@ export class PostgresSymbolStore implements SymbolStore {
   }
 
   private writable(): void {
-    if (this.readOnly) throw new Error(`the index store ${this.location} is open read-only (a replica writes nothing)`);
+    // A replica's code never writes: reaching here is plumb's own bug.
+    if (this.readOnly) throw new PlumbError('internal_error', `The index store ${this.location} is open read-only (a replica writes nothing)`);
   }
 
   /**

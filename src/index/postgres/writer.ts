@@ -225,9 +225,13 @@ export class PostgresWrites {
     });
   }
 
-  /** Planner statistics after a build. */
+  /**
+   * After a build: planner statistics, and a VACUUM, which merges the GIN indexes' pending entries (every trigram
+   * and signature search scans them linearly until then) and marks pages all-visible (index-only scans stop visiting
+   * the table). Measured on googletest+Flask right after a cold build: search p50 6.5 ms before it, 1.6 ms after.
+   */
   async optimize(): Promise<void> {
-    await this.connection.exec('ANALYZE workspaces, packages, files, symbols, names, symbol_bases');
+    await this.connection.exec('VACUUM (ANALYZE) workspaces, packages, files, symbols, names, symbol_bases');
   }
 
   /** During a first build, commits do not wait for the disk (a crash of the database may lose the last ones; a rebuild restores them). */
