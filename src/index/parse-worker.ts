@@ -8,6 +8,7 @@ import { languageById } from '../languages/index.js';
 import { extractSymbols } from '../syntax/index.js';
 import { loadParser } from '../syntax/grammars.js';
 import { contentHash } from './ids.js';
+import { encodeSymbols } from './symbol-codec.js';
 import type { ParseTask, WorkerRequest, WorkerResult, WorkerStats } from './parse-pool.js';
 import { threadCpuMs } from './thread-cpu.js';
 
@@ -33,7 +34,7 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
     if (task.parseOnly) return await parseOnly(task, language.syntax, content.toString('utf8'), hash);
     const symbols = await extractSymbols(language, content.toString('utf8'), stats);
     clock = performance.now();
-    const symbolsJson = JSON.stringify(symbols);
+    const symbolsJson = encodeSymbols(symbols);
     lap('serialize', clock);
     return { id: task.id, outcome: 'parsed', hash, size: content.length, symbolsJson };
   } catch (error) {
