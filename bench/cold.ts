@@ -6,7 +6,7 @@
  * Usage: tsx bench/cold.ts [NAME_FILTER] [--workers N] [--runs N] [--stages] [--no-ctags]
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { validateConfig } from '../src/config.js';
@@ -52,6 +52,7 @@ for (const corpus of CORPORA.filter((c) => !filter || c.name.includes(filter))) 
     const wall = performance.now() - started;
     const used = process.cpuUsage(cpu);
     const load = os.loadavg();
+    if (argv.includes('--threads')) console.log(threadTable());
     const files = argv.includes('--stages') ? await indexedFiles(index.reader, corpus.root) : [];
     await index.close();
     rmSync(cacheDir, { recursive: true, force: true });
@@ -64,4 +65,23 @@ for (const corpus of CORPORA.filter((c) => !filter || c.name.includes(filter))) 
       for (const [metric, value, note] of rows) console.log(`  ${metric.padEnd(width)} | ${value.padEnd(valueWidth)} | ${note}`);
     }
   }
+}
+
+/** CPU per thread of this process by thread name (Linux): parser threads, V8's GC helpers, libuv's pool. */
+function threadTable(): string {
+  const byName = new Map<string, { threads: number; ms: number }>();
+  for (const task of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      const name = `${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}${task === String(process.pid) ? ' (main)' : ` ${task}`}`;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const entry = byName.get(name) ?? { threads: 0, ms: 0 };
+      entry.threads++;
+      entry.ms += (Number(fields[11]) + Number(fields[12])) * 10;
+      byName.set(name, entry);
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return [...byName].sort((a, b) => b[1].ms - a[1].ms).map(([name, e]) => `  thread ${name} x${e.threads}: ${e.ms} ms`).join('\n');
 }
