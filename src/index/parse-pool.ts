@@ -35,6 +35,8 @@ export interface WorkerStats {
   serialize: number;
   /** The thread's CPU time (Linux), undefined where it cannot be read. */
   cpuMs: number | undefined;
+  /** Of cpuMs, what the thread spent before its first task: loading its modules (under tsx, compiling them too). */
+  startCpuMs: number | undefined;
 }
 
 /**

@@ -16,7 +16,7 @@ import { threadCpuMs } from './thread-cpu.js';
 const MAX_PARSED_BYTES = 4 * 1024 * 1024;
 
 /** Where this thread's time went (ParsePool.stats): wall milliseconds per step, summed over files. */
-const stats: WorkerStats = { files: 0, read: 0, prepare: 0, parse: 0, extract: 0, serialize: 0, cpuMs: undefined };
+const stats: WorkerStats = { files: 0, read: 0, prepare: 0, parse: 0, extract: 0, serialize: 0, cpuMs: undefined, startCpuMs: threadCpuMs() };
 
 async function handle(task: ParseTask): Promise<WorkerResult> {
   try {
