@@ -1,14 +1,17 @@
 /**
  * Cold build only, next to universal-ctags in the same minute: wall and CPU time (process.cpuUsage
  * covers the parser threads, which share the process). ctags' CPU comes from its child rusage.
- * Usage: tsx bench/cold.ts [NAME_FILTER] [--workers N] [--runs N]
+ * With --stages, each build's stage-by-stage profile and tree-sitter's parse alone of the same files
+ * (bench/build-profile.ts).
+ * Usage: tsx bench/cold.ts [NAME_FILTER] [--workers N] [--runs N] [--stages] [--no-ctags]
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { validateConfig } from '../src/config.js';
 import { SymbolIndex } from '../src/index/symbol-index.js';
+import { indexedFiles, parseBaseline, profileRows } from './build-profile.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const CORPORA = [
@@ -40,7 +43,7 @@ function ctags(root: string, languages: string): { wall: number; cpu: number; ta
 
 for (const corpus of CORPORA.filter((c) => !filter || c.name.includes(filter))) {
   for (let run = 0; run < runs; run++) {
-    const tags = ctags(corpus.root, corpus.languages);
+    const tags = argv.includes('--no-ctags') ? { wall: NaN, cpu: NaN, tags: 0 } : ctags(corpus.root, corpus.languages);
     const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-cold-'));
     const cpu = process.cpuUsage();
     const started = performance.now();
@@ -48,9 +51,37 @@ for (const corpus of CORPORA.filter((c) => !filter || c.name.includes(filter))) 
     const summary = await index.build();
     const wall = performance.now() - started;
     const used = process.cpuUsage(cpu);
+    const load = os.loadavg();
+    if (argv.includes('--threads')) console.log(threadTable());
+    const files = argv.includes('--stages') ? await indexedFiles(index.reader, corpus.root) : [];
     await index.close();
     rmSync(cacheDir, { recursive: true, force: true });
-    const load = os.loadavg()[0].toFixed(1);
-    console.log(`${corpus.name}: ${summary.filesTotal} files ${summary.symbols} symbols | plumb wall ${(wall / 1000).toFixed(2)} s cpu ${((used.user + used.system) / 1e6).toFixed(2)} s | ctags wall ${(tags.wall / 1000).toFixed(2)} s cpu ${(tags.cpu / 1000).toFixed(2)} s (${tags.tags} tags) | ${(wall / tags.wall).toFixed(1)}x wall, load ${load}`);
+    console.log(`${corpus.name}: ${summary.filesTotal} files ${summary.symbols} symbols | plumb wall ${(wall / 1000).toFixed(2)} s cpu ${((used.user + used.system) / 1e6).toFixed(2)} s | ctags wall ${(tags.wall / 1000).toFixed(2)} s cpu ${(tags.cpu / 1000).toFixed(2)} s (${tags.tags} tags) | ${(wall / tags.wall).toFixed(1)}x wall, load ${load[0].toFixed(1)}`);
+    if (argv.includes('--stages')) {
+      const baselines = [await parseBaseline(files, workers, 'prepared'), await parseBaseline(files, workers, 'raw')];
+      const rows = profileRows(summary, { wallMs: wall, cpuMs: (used.user + used.system) / 1000, load }, baselines);
+      const width = Math.max(...rows.map((r) => r[0].length));
+      const valueWidth = Math.max(...rows.map((r) => r[1].length));
+      for (const [metric, value, note] of rows) console.log(`  ${metric.padEnd(width)} | ${value.padEnd(valueWidth)} | ${note}`);
+    }
   }
+}
+
+/** CPU per thread of this process by thread name (Linux): parser threads, V8's GC helpers, libuv's pool. */
+function threadTable(): string {
+  const byName = new Map<string, { threads: number; ms: number }>();
+  for (const task of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      const name = `${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}${task === String(process.pid) ? ' (main)' : ` ${task}`}`;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const entry = byName.get(name) ?? { threads: 0, ms: 0 };
+      entry.threads++;
+      entry.ms += (Number(fields[11]) + Number(fields[12])) * 10;
+      byName.set(name, entry);
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return [...byName].sort((a, b) => b[1].ms - a[1].ms).map(([name, e]) => `  thread ${name} x${e.threads}: ${e.ms} ms`).join('\n');
 }

@@ -1,6 +1,7 @@
 /**
  * npm run bench: the index on real corpora, side by side in one run.
- *   1. cold build against universal-ctags on the same trees, and a warm restart;
+ *   1. cold build against universal-ctags on the same trees, stage by stage next to tree-sitter's parse
+ *      alone of the same files on the same threads (bench/build-profile.ts), and a warm restart;
  *   2. a million-symbol index (the workspace plus extra roots: system headers, the Go standard
  *      library, Python packages, node_modules), its build and warm restart;
  *   3. /symbols over HTTP on it: p50/p99 latency and server time, req/s under load (autocannon);
@@ -21,12 +22,11 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { WorkspaceSymbolRequest, type SymbolInformation, type WorkspaceSymbol } from 'vscode-languageserver-protocol';
 import { validateConfig } from '../src/config.js';
-import { SymbolIndex } from '../src/index/symbol-index.js';
+import { SymbolIndex, type BuildSummary } from '../src/index/symbol-index.js';
 import { MATCH_TIERS } from '../src/index/store.js';
 import { parseQuery } from '../src/index/ranking.js';
 import { LspPool } from '../src/lsp/pool.js';
-import { loadParser } from '../src/syntax/grammars.js';
-import { languageOfPath } from '../src/languages/index.js';
+import { indexedFiles, parseBaseline, profileRows } from './build-profile.js';
 import { Workspace } from '../src/workspace.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -61,14 +61,14 @@ function config(cacheDir: string, extraRoots: string[] = []): ReturnType<typeof 
   return validateConfig({ cacheDir, logLevel: 'silent', index: { extraRoots, watch: false, workers: CORES } });
 }
 
-async function timedBuild(root: string, cacheDir: string, extraRoots: string[] = []): Promise<{ ms: number; cpuMs: number; files: number; parsed: number; symbols: number; index: SymbolIndex }> {
+async function timedBuild(root: string, cacheDir: string, extraRoots: string[] = []): Promise<{ ms: number; cpuMs: number; files: number; parsed: number; symbols: number; index: SymbolIndex; summary: BuildSummary; load: number[] }> {
   const started = performance.now();
   // The parser threads share the process, so its CPU time covers them.
   const cpu = process.cpuUsage();
   const index = await SymbolIndex.open({ root, config: config(cacheDir, extraRoots), cacheDir });
   const summary = await index.build();
   const used = process.cpuUsage(cpu);
-  return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, files: summary.filesTotal, parsed: summary.filesParsed, symbols: summary.symbols, index };
+  return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, files: summary.filesTotal, parsed: summary.filesParsed, symbols: summary.symbols, index, summary, load: os.loadavg() };
 }
 
 function ctagsWall(root: string, languages: string): { ms: number; cpuMs: number; tags: number } {
@@ -84,29 +84,6 @@ function ctagsWall(root: string, languages: string): { ms: number; cpuMs: number
   const tags = readFileSync(out, 'utf8').split('\n').filter((l) => l && !l.startsWith('!_')).length;
   rmSync(path.dirname(out), { recursive: true, force: true });
   return { ms: elapsed, cpuMs: user + system, tags };
-}
-
-/**
- * tree-sitter's parse alone over the files the index holds, prepared as the index prepares them,
- * on one warmed-up thread: the part of a cold build no change to plumb's own code can remove.
- */
-async function parseAlone(index: SymbolIndex, root: string): Promise<number> {
-  const files = (await index.reader.indexedFiles()).map((file) => path.join(root, file));
-  const parse = async (file: string): Promise<number> => {
-    const spec = languageOfPath(file)?.syntax;
-    if (!spec) return 0;
-    const text = readFileSync(file, 'utf8');
-    if (text.length > 4 * 1024 * 1024) return 0;
-    const prepared = spec.prepare ? spec.prepare(text) : text;
-    const parser = await loadParser(spec.grammar);
-    const started = performance.now();
-    parser.parse(prepared)?.delete();
-    return performance.now() - started;
-  };
-  for (const file of files.slice(0, 200)) await parse(file);
-  let total = 0;
-  for (const file of files) total += await parse(file);
-  return total;
 }
 
 /** Each round asks a page one longer (50, 51...): a search asked again would be answered from the search cache, not timed. */
@@ -134,9 +111,11 @@ async function coldVersusCtags(): Promise<Map<string, SymbolIndex>> {
     await cold.index.close();
     const warm = await timedBuild(corpus.root, cacheDir);
     row(corpus.name, 'files / symbols (ctags tags)', `${count(cold.files)} / ${count(cold.symbols)}`, `ctags: ${count(ctags.tags)} tags`);
-    row(corpus.name, 'cold build: plumb vs ctags -R', `${ms(cold.ms)} vs ${ms(ctags.ms)}`, `${(cold.ms / ctags.ms).toFixed(1)}x; CPU ${ms(cold.cpuMs)} vs ${ms(ctags.cpuMs)}`);
-    const floor = await parseAlone(warm.index, corpus.root);
-    row(corpus.name, 'tree-sitter parse alone (1 warm thread)', ms(floor), `${ms(floor / CORES)} on ${CORES} cores = ${(floor / CORES / ctags.ms).toFixed(1)}x ctags' wall`);
+    row(corpus.name, 'cold build: plumb vs ctags -R', `${ms(cold.ms)} vs ${ms(ctags.ms)}`, `${(cold.ms / ctags.ms).toFixed(1)}x; CPU ${ms(cold.cpuMs)} vs ${ms(ctags.cpuMs)}; load ${cold.load.map((l) => l.toFixed(1)).join(' ')}`);
+    // The cold build stage by stage, and tree-sitter's parse alone of the same files on the same threads (the target is 2x its wall).
+    const files = await indexedFiles(warm.index.reader, corpus.root);
+    const baselines = [await parseBaseline(files, CORES, 'prepared'), await parseBaseline(files, CORES, 'raw')];
+    for (const [metric, value, note] of profileRows(cold.summary, { wallMs: cold.ms, cpuMs: cold.cpuMs, load: cold.load }, baselines)) row(`${corpus.name} stages`, metric, value, note);
     row(corpus.name, 'warm restart (unchanged)', ms(warm.ms), `${warm.parsed} files parsed`);
     const times = await storeQueryTimes(warm.index, QUERIES);
     row(corpus.name, 'search p50 / p99 (in process)', `${ms(percentile(times, 50))} / ${ms(percentile(times, 99))}`);

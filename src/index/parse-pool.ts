@@ -5,6 +5,7 @@
 import os from 'node:os';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { ExtractedSymbol, LanguageId } from '../syntax/types.js';
+import { decodeSymbols } from './symbol-codec.js';
 
 export interface ParseTask {
   id: number;
@@ -12,14 +13,40 @@ export interface ParseTask {
   language: LanguageId;
   /** The stored hash: an equal hash means the file's symbols are unchanged and it is not parsed. */
   previousHash?: string;
+  /** The bench's baseline: parse only (the text as written, or prepared as the extractor does), no symbols. */
+  parseOnly?: 'raw' | 'prepared';
+}
+
+/** What the pool posts to a thread: a file to parse, or a request for its profile. */
+export type WorkerRequest = ParseTask | { id: number; stats: true };
+
+/** A parser thread's profile since it started: wall milliseconds per step summed over its files, and its CPU time. */
+export interface WorkerStats {
+  files: number;
+  /** Read and hash. */
+  read: number;
+  /** Bodies blanked, macros blanked (the language's prepare step). */
+  prepare: number;
+  /** tree-sitter's parse. */
+  parse: number;
+  /** The extraction walk over the tree. */
+  extract: number;
+  /** The symbols to JSON text for the message. */
+  serialize: number;
+  /** The thread's CPU time (Linux), undefined where it cannot be read. */
+  cpuMs: number | undefined;
+  /** Of cpuMs, what the thread spent before its first task: loading its modules (under tsx, compiling them too). */
+  startCpuMs: number | undefined;
 }
 
 /**
  * What a parser thread posts: the symbols travel as one JSON string, which V8 writes and reads
- * about twice as fast as a structured clone of the same objects (Go's std: 4.4 s of CPU → 2.4 s).
+ * about twice as fast as a structured clone of the same objects (Go's std: 4.4 s of CPU → 2.4 s),
+ * in the compact form of symbol-codec.ts.
  */
 export type WorkerResult =
   | { id: number; outcome: 'parsed'; hash: string; size: number; symbolsJson: string }
+  | { id: number; outcome: 'stats'; stats: WorkerStats }
   | Exclude<ParseResult, { outcome: 'parsed' }>;
 
 export type ParseResult =
@@ -55,6 +82,9 @@ export class ParsePool {
   private readonly maxSize: number;
   private crashes = 0;
   private closed = false;
+  private readonly statsWaiting = new Map<number, (stats: WorkerStats | undefined) => void>();
+  /** Main-thread milliseconds spent reading the threads' JSON text back into symbols. */
+  decodeMs = 0;
 
   constructor(size: number = os.availableParallelism()) {
     if (import.meta.url.endsWith('.ts')) {
@@ -84,6 +114,25 @@ export class ParsePool {
     });
   }
 
+  /** Each running thread's profile (for the build's stage breakdown). */
+  async stats(): Promise<WorkerStats[]> {
+    const answers = await Promise.all(this.slots.map((slot) => new Promise<WorkerStats | undefined>((resolve) => {
+      const id = this.nextId++;
+      const done = (stats: WorkerStats | undefined): void => {
+        clearTimeout(timer);
+        this.statsWaiting.delete(id);
+        if (slot.running.size === 0) slot.worker.unref();
+        resolve(stats);
+      };
+      // A thread that died meanwhile answers nothing: do not wait for it.
+      const timer = setTimeout(() => done(undefined), 2000);
+      this.statsWaiting.set(id, done);
+      slot.worker.ref();
+      slot.worker.postMessage({ id, stats: true } satisfies WorkerRequest);
+    })));
+    return answers.filter((stats): stats is WorkerStats => stats !== undefined);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const pending of this.queue.splice(0)) pending.resolve({ id: pending.task.id, outcome: 'failed', error: 'parser pool closed' });
@@ -95,11 +144,20 @@ export class ParsePool {
     // An idle pool must not keep the process alive; a busy one must.
     slot.worker.unref();
     slot.worker.on('message', (message: WorkerResult) => {
+      if (message.outcome === 'stats') {
+        this.statsWaiting.get(message.id)?.(message.stats);
+        return;
+      }
       const pending = slot.running.get(message.id);
       slot.running.delete(message.id);
-      pending?.resolve(message.outcome === 'parsed'
-        ? { id: message.id, outcome: 'parsed', hash: message.hash, size: message.size, symbols: JSON.parse(message.symbolsJson) as ExtractedSymbol[] }
-        : message);
+      if (message.outcome === 'parsed') {
+        const started = performance.now();
+        const symbols = decodeSymbols(message.symbolsJson);
+        this.decodeMs += performance.now() - started;
+        pending?.resolve({ id: message.id, outcome: 'parsed', hash: message.hash, size: message.size, symbols });
+      } else {
+        pending?.resolve(message);
+      }
       if (slot.running.size === 0) slot.worker.unref();
       this.pump();
     });

@@ -9,7 +9,8 @@ import path from 'node:path';
 import type { PlumbConfig } from '../config.js';
 import { languageById } from '../languages/index.js';
 import { isManifestFile, PackageResolver } from './manifests.js';
-import { ParsePool } from './parse-pool.js';
+import { ParsePool, type WorkerStats } from './parse-pool.js';
+import { threadCpuMs } from './thread-cpu.js';
 import { openStore } from './open-store.js';
 import { storeLocation, type FileStamp, type FileState, type FileUpdate, type PackageRef, type SymbolReader, type SymbolStore } from './store.js';
 import type { StoreStatus } from '../../schemas/status.js';
@@ -36,6 +37,33 @@ export interface BuildSummary {
   filesFailed: number;
   symbols: number;
   elapsedMs: number;
+  /** Where the build's time went, stage by stage (npm run bench prints it). */
+  profile: BuildProfile;
+}
+
+/** Wall and CPU milliseconds of one stage; CPU is the main thread's own (undefined where it cannot be read). */
+export interface StageTime {
+  wallMs: number;
+  cpuMs: number | undefined;
+}
+
+export interface BuildProfile {
+  /** Main thread: the walk (readdir, stat, filters). */
+  walk: StageTime;
+  /** Main thread: stored states, the diff, packages registered. */
+  diff: StageTime;
+  /** From the first file sent to the threads to the last batch committed. */
+  parseAndWrite: StageTime;
+  /** Main thread, within parseAndWrite: reading the threads' JSON text back into symbols. */
+  decodeMs: number;
+  /** Main thread, within parseAndWrite: the store's batch writes (transactions committed). */
+  writes: StageTime & { batches: number };
+  /** Main thread: the end of a first build's bulk load (indexes, names, full-text tables). */
+  finishLoad: StageTime;
+  /** Main thread: packages pruned, planner statistics. */
+  optimize: StageTime;
+  /** The parser threads, each one's steps in wall milliseconds summed over its files, and its CPU, since the thread started. */
+  workers: WorkerStats[];
 }
 
 export interface IndexLogger {
@@ -360,10 +388,14 @@ export class SymbolIndex {
 
   private async runBuild(): Promise<BuildSummary> {
     const started = performance.now();
+    const zero = (): StageTime => ({ wallMs: 0, cpuMs: 0 });
+    const profile: BuildProfile = { walk: zero(), diff: zero(), parseAndWrite: zero(), decodeMs: 0, writes: { ...zero(), batches: 0 }, finishLoad: zero(), optimize: zero(), workers: [] };
+    let stage = startStage();
     this.setProgress({ state: 'building' });
     this.isPackage = packageDirectoryCheck();
     this.filters = await this.rootFilters();
     const walk = await walkRoots(this.filters);
+    stage = endStage(profile.walk, stage);
     await this.serialized(() => this.store.recordBuild('building', walk.files.length));
     if (this.options.config.index.watch && !this.closed) this.watchDirectories(walk.directories);
 
@@ -391,6 +423,7 @@ export class SymbolIndex {
       await this.store.registerPackages([...packages.values()]);
       if (removed.length) await this.store.write([], removed);
     });
+    stage = endStage(profile.diff, stage);
     const summary: BuildSummary = {
       filesTotal: walk.files.length,
       filesParsed: 0,
@@ -399,6 +432,7 @@ export class SymbolIndex {
       filesFailed: 0,
       symbols: 0,
       elapsedMs: 0,
+      profile,
     };
     await this.refreshCounts();
     this.setProgress({ filesTotal: walk.files.length, filesIndexed: summary.filesReused });
@@ -407,17 +441,26 @@ export class SymbolIndex {
     const bulk = stored.size === 0 && toParse.length > 0;
     if (bulk) await this.serialized(() => this.store.bulkLoad(true));
     this.firstLoad = bulk;
+    stage = startStage();
+    const decodeBefore = this.pool?.decodeMs ?? 0;
     try {
       await this.parseAll(toParse, stored, summary);
+      stage = endStage(profile.parseAndWrite, stage);
+      if (this.pool && toParse.length > 0) {
+        profile.workers = await this.pool.stats();
+        profile.decodeMs = this.pool.decodeMs - decodeBefore;
+      }
     } finally {
       if (bulk && !this.closed) await this.serialized(() => this.store.bulkLoad(false));
       this.firstLoad = false;
     }
+    stage = endStage(profile.finishLoad, stage);
     if (this.closed) throw new Error('index closed during its build');
     await this.serialized(async () => {
       await this.store.prunePackages([...packages.values()]);
       if (summary.filesParsed + summary.filesRemoved > 0) await this.store.optimize();
     });
+    endStage(profile.optimize, stage);
     await this.refreshCounts();
     await this.serialized(() => this.store.recordBuild('ready', walk.files.length));
     this.setProgress({ state: 'ready', filesIndexed: walk.files.length });
@@ -446,7 +489,10 @@ export class SymbolIndex {
       lastFlush = performance.now();
       flushing = flushing.then(() => this.serialized(async () => {
         if (this.closed) return;
+        const stage = startStage();
         await this.store.write(updates, [], touches);
+        endStage(summary.profile.writes, stage);
+        summary.profile.writes.batches++;
         this.progressValue.symbols += updates.reduce((sum, u) => sum + u.symbols.length, 0);
         this.setProgress({ filesIndexed: this.progressValue.filesIndexed + done });
       }));
@@ -514,6 +560,18 @@ export class SymbolIndex {
     this.writing = next.catch(() => undefined);
     return next;
   }
+}
+
+function startStage(): { wall: number; cpu: number | undefined } {
+  return { wall: performance.now(), cpu: threadCpuMs() };
+}
+
+/** Adds the time since `since` to `into`; returns a new start. */
+function endStage(into: StageTime, since: { wall: number; cpu: number | undefined }): { wall: number; cpu: number | undefined } {
+  const now = startStage();
+  into.wallMs += now.wall - since.wall;
+  into.cpuMs = into.cpuMs === undefined || now.cpu === undefined || since.cpu === undefined ? undefined : into.cpuMs + now.cpu - since.cpu;
+  return now;
 }
 
 /** `<cacheDir>/<root name>-<hash of root>/index.sqlite`: one database per workspace. */

@@ -102,7 +102,7 @@ export async function resolvePackageName(store: SymbolReader, name: string): Pro
 export function partialOf(services: Services): { partial?: true; reason?: string } {
   const status = services.index.status();
   if (status.state === 'ready') return {};
-  const signatures = services.index.isFirstLoad ? '; matches on signatures come when it is done' : '';
+  const signatures = services.index.isFirstLoad ? '; CamelCase, substring and signature matches come when it is done' : '';
   return { partial: true, reason: `The index is still building (${status.filesIndexed} of ${status.filesTotal} files indexed); results may be incomplete${signatures}` };
 }
 

@@ -20,12 +20,16 @@ export function extractFromTree(tree: Tree, spec: LanguageSpec, language: Langua
     text: (node) => (node ? source.slice(node.startIndex, node.endIndex) : ''),
     namespaces: new Set(),
   };
+  const siblings: Siblings = new Map();
   const root: Scope = { containers: [], containingType: null, parentKind: null, outer: null, defining: true };
 
   const walkChildren = (node: Node, scope: Scope, depth: number): void => {
     let current = scope;
     // One call for all children: `child(i)` would walk the siblings again for each i.
-    for (const child of node.children) {
+    const children = node.children;
+    // What comes before each child, for the doc and decorators above a declaration without a call into the tree per step.
+    for (let i = 0; i < children.length; i++) siblings.set(children[i], children[i - 1] ?? null);
+    for (const child of children) {
       walk(child, current, depth + 1);
       if (spec.siblingScope) current = spec.siblingScope(child, current, ctx) ?? current;
     }
@@ -45,7 +49,7 @@ export function extractFromTree(tree: Tree, spec: LanguageSpec, language: Langua
     const drafts = spec.declare(node, scope, ctx);
     if (drafts) {
       for (const draft of drafts) {
-        const symbol = toSymbol(draft, node, scope, spec, language, ctx);
+        const symbol = toSymbol(draft, node, scope, spec, language, ctx, siblings);
         if (!draft.scopeOnly) symbols.push(symbol);
         if (!draft.body && !draft.members?.length) continue;
         const isType = TYPE_KINDS.has(draft.kind);
@@ -82,14 +86,22 @@ export function extractFromTree(tree: Tree, spec: LanguageSpec, language: Langua
 
 const TYPE_KINDS = new Set(['class', 'struct', 'interface', 'enum']);
 
-function toSymbol(draft: Draft, declared: Node, scope: Scope, spec: LanguageSpec, language: LanguageId, ctx: ExtractContext): ExtractedSymbol {
+/** The sibling before a node, as its parent's children list has it: filled as the walker lists children. */
+type Siblings = Map<Node, Node | null>;
+
+function previousOf(node: Node, siblings: Siblings): Node | null {
+  const known = siblings.get(node);
+  return known !== undefined ? known : node.previousSibling;
+}
+
+function toSymbol(draft: Draft, declared: Node, scope: Scope, spec: LanguageSpec, language: LanguageId, ctx: ExtractContext, siblings: Siblings): ExtractedSymbol {
   const base = draft.global ? [] : scope.containers;
   const containers = draft.qualifiers?.length ? [...base, ...draft.qualifiers] : base;
   const containingType = draft.global ? null : draft.containingType !== undefined ? draft.containingType
     : draft.qualifiers?.length ? draft.qualifiers[draft.qualifiers.length - 1] : scope.containingType;
   const outer = scope.outer;
   const startNode = outer && outer.startIndex < draft.node.startIndex ? outer : draft.node;
-  const rangeStart = spec.leadingTypes ? leadingStart(outer ?? declared, startNode, spec.leadingTypes) : startNode;
+  const rangeStart = spec.leadingTypes ? leadingStart(outer ?? declared, startNode, spec.leadingTypes, siblings) : startNode;
   const endNode = outer && outer.endIndex > draft.node.endIndex ? outer : draft.node;
   const nameNode = draft.nameNode ?? draft.node;
   const headEnd = draft.headEnd ?? draft.body?.startIndex ?? draft.node.endIndex;
@@ -104,7 +116,7 @@ function toSymbol(draft: Draft, declared: Node, scope: Scope, spec: LanguageSpec
     signature: (draft.signaturePrefix ?? '') + oneLine(ctx.source.slice(startNode.startIndex, Math.max(headEnd, startNode.startIndex))),
     parameters: draft.parameters?.map(clipParameter) ?? [],
     returnType: draft.returnType ? clipType(draft.returnType) : null,
-    doc: normalizeNewlines(draft.doc !== undefined ? draft.doc : docAbove(outer ?? declared, spec, ctx)),
+    doc: normalizeNewlines(draft.doc !== undefined ? draft.doc : docAbove(outer ?? declared, spec, ctx, siblings)),
     definition: draft.definition ?? true,
     forwardDeclaration: draft.forwardDeclaration ?? false,
     bases: draft.bases ?? [],
@@ -126,9 +138,9 @@ function clipParameter(parameter: Parameter): Parameter {
 }
 
 /** The first of the decorator-like siblings right before `anchor`, else `fallback`. */
-function leadingStart(anchor: Node, fallback: Node, types: ReadonlySet<string>): Node {
+function leadingStart(anchor: Node, fallback: Node, types: ReadonlySet<string>, siblings: Siblings): Node {
   let first = fallback;
-  for (let prev = anchor.previousSibling; prev && types.has(prev.type); prev = prev.previousSibling) first = prev;
+  for (let prev = previousOf(anchor, siblings); prev && types.has(prev.type); prev = previousOf(prev, siblings)) first = prev;
   return first.startIndex < fallback.startIndex ? first : fallback;
 }
 
@@ -155,23 +167,24 @@ export function oneLine(text: string): string {
 }
 
 /** The comment block right above `anchor`: adjacent comments with no blank line between. */
-function docAbove(anchor: Node, spec: LanguageSpec, ctx: ExtractContext): string | null {
+function docAbove(anchor: Node, spec: LanguageSpec, ctx: ExtractContext, siblings: Siblings): string | null {
   const parts: string[] = [];
   let below = anchor;
-  let prev = anchor.previousSibling;
+  let prev = previousOf(anchor, siblings);
   while (prev) {
-    if (spec.docSkipTypes?.has(prev.type)) {
+    const type = prev.type;
+    if (spec.docSkipTypes?.has(type)) {
       below = prev;
-      prev = prev.previousSibling;
+      prev = previousOf(prev, siblings);
       continue;
     }
-    if (!spec.commentTypes.has(prev.type)) break;
+    if (!spec.commentTypes.has(type)) break;
     if (!adjacent(ctx.original, contentEnd(ctx.original, prev), below.startIndex) || !startsLine(ctx.original, prev.startIndex)) break;
     const text = ctx.original.slice(prev.startIndex, prev.endIndex);
     if (spec.isDocComment && !spec.isDocComment(text)) break;
     parts.unshift(text);
     below = prev;
-    prev = prev.previousSibling;
+    prev = previousOf(prev, siblings);
   }
   if (!parts.length) return null;
   const doc = parts.map(cleanComment).join('\n').trim();

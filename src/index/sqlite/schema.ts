@@ -6,7 +6,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { VERSION } from '../../version.js';
-import { fuzzyMatches } from '../ranking.js';
+import { fuzzyMatches, humpSegments } from '../ranking.js';
 
 /** Bump when the tables, or what the extractor stores in them, change: a mismatch rebuilds. */
 export const SCHEMA_VERSION = 12;
@@ -72,11 +72,16 @@ CREATE INDEX IF NOT EXISTS symbols_name ON symbols (name_lower, name, fwd, rank,
 export const DROP_LOAD_INDEXES = 'DROP INDEX IF EXISTS symbols_sid;';
 
 /**
- * Set in meta while signatures are not yet in sig_text: a bulk load fills it at its end, in one
- * statement (the signature tier answers once the first build is done).
+ * Set in meta while a bulk load has left the search tables to its end: the distinct names (names and
+ * their trigrams in name_text) and the signatures' words (sig_text). Its end fills them from the symbols
+ * table in three statements (the CamelCase, substring and signature tiers answer once the first build is
+ * done); opening a database whose load was cut short does the same.
  */
 export const TEXT_PENDING = 'signatures_pending';
-export const FILL_TEXT = 'INSERT INTO sig_text (rowid, signature) SELECT id, plumb_signature_text(signature, return_type) FROM symbols;';
+const FILL_NAMES = `INSERT OR IGNORE INTO names (name, name_lower, first, humps)
+  SELECT name, name_lower, plumb_first_hump(name), humps FROM symbols GROUP BY name ORDER BY name`;
+const FILL_NAME_TEXT = 'INSERT INTO name_text (rowid, name) SELECT id, name FROM names WHERE id > ?';
+const FILL_TEXT = 'INSERT INTO sig_text (rowid, signature) SELECT id, plumb_signature_text(signature, return_type) FROM symbols;';
 
 /** Opens (or creates) the database; a different schema version or plumb version starts it afresh. */
 export function openStoreDatabase(file: string): Database.Database {
@@ -106,16 +111,20 @@ function openDatabase(file: string): Database.Database {
   db.pragma('mmap_size = 268435456');
   // sig_text's text, the same whether a row is written alone or a bulk load fills the table at its end.
   db.function('plumb_signature_text', { deterministic: true }, (signature: unknown, returnType: unknown) => signatureText(String(signature), returnType === null ? null : String(returnType)));
+  db.function('plumb_first_hump', { deterministic: true }, (name: unknown) => humpSegments(String(name))[0] ?? '');
   db.function('plumb_camel', { deterministic: true }, (name: unknown, query: unknown) => (fuzzyMatches(String(name), String(query)) ? 1 : 0));
   return db;
 }
 
-/** Makes missing symbol indexes and fills sig_text when a bulk load left it pending. */
+/** Makes missing symbol indexes and fills the search tables when a bulk load left them pending. */
 export function finishLoad(db: Database.Database): void {
   db.transaction(() => {
     db.exec(SYMBOL_INDEXES);
     if (db.prepare('SELECT 1 FROM meta WHERE key = ?').get(TEXT_PENDING)) {
-      // Only an empty store starts a bulk load, so no signature predates it.
+      // Only an empty store starts a bulk load, so no signature predates it; names are never deleted, so some may.
+      const before = (db.prepare('SELECT max(id) FROM names').pluck().get() as number | null) ?? 0;
+      db.exec(FILL_NAMES);
+      db.prepare(FILL_NAME_TEXT).run(before);
       db.exec(FILL_TEXT);
       // One segment per full-text table: lookups then read one b-tree instead of some twenty.
       db.exec("INSERT INTO name_text (name_text) VALUES ('optimize'); INSERT INTO sig_text (sig_text) VALUES ('optimize');");

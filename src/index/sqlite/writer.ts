@@ -15,10 +15,10 @@ const UPSERT_FILE = `INSERT INTO files (id, path, size, mtime, ctime, ino, hash,
   ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, ctime = excluded.ctime, ino = excluded.ino, hash = excluded.hash, language = excluded.language,
   package_id = excluded.package_id, external = excluded.external, symbol_count = excluded.symbol_count RETURNING id`;
 
+/** Positional parameters, bound from one array per row: binding 28 named parameters costs more than the insert's own work. */
 const INSERT_SYMBOL = `INSERT INTO symbols (sid, file_id, name, name_lower, humps, kind, qualified_name, containing_type,
   sl, sc, el, ec, nl, nc, nel, nec, signature, parameters, return_type, doc, definition, fwd, external, rank, bases, language, package_id, module)
-  VALUES (@sid, @fileId, @name, @nameLower, @humps, @kind, @qualifiedName, @containingType,
-  @sl, @sc, @el, @ec, @nl, @nc, @nel, @nec, @signature, @parameters, @returnType, @doc, @definition, @fwd, @external, @rank, @bases, @language, @packageId, @module)`;
+  VALUES (${Array.from({ length: 28 }, () => '?').join(', ')})`;
 
 const INSERT_NAME = 'INSERT OR IGNORE INTO names (name, name_lower, first, humps) VALUES (@name, @nameLower, @first, @humps)';
 
@@ -30,8 +30,6 @@ export class SymbolWrites {
   private readonly packageIds = new Map<string, number>();
   /** Set while a first build loads an empty store (see SymbolStore.bulkLoad). */
   private bulk = false;
-  /** Names committed during the bulk load: names are never deleted, so a repeat skips its INSERT OR IGNORE. */
-  private readonly loadedNames = new Set<string>();
 
   constructor(private readonly statements: Statements) {
     this.db = statements.db;
@@ -106,35 +104,32 @@ export class SymbolWrites {
           language: update.language, packageId, external, symbolCount: update.symbols.length,
         }) as { id: number };
         const ids = symbolIds(update.file, update.symbols);
-        update.symbols.forEach((symbol, i) => {
+        const module = update.module ?? null;
+        const rank = (definition: boolean): number => rankOf(update.external, definition);
+        for (let i = 0; i < update.symbols.length; i++) {
+          const symbol = update.symbols[i];
           const humps = humpsOf(symbol.name);
+          const nameLower = symbol.name.toLowerCase();
           const { range, selectionRange } = symbol;
-          const { lastInsertRowid } = insertSymbol.run({
-            sid: ids[i], fileId: id, name: symbol.name, nameLower: symbol.name.toLowerCase(), humps, kind: symbol.kind,
-            qualifiedName: symbol.qualifiedName, containingType: symbol.containingType,
-            sl: range.start.line, sc: range.start.column, el: range.end.line, ec: range.end.column,
-            nl: selectionRange.start.line, nc: selectionRange.start.column, nel: selectionRange.end.line, nec: selectionRange.end.column,
-            signature: symbol.signature, parameters: JSON.stringify(symbol.parameters), returnType: symbol.returnType, doc: symbol.doc,
-            definition: symbol.definition ? 1 : 0, fwd: symbol.forwardDeclaration ? 1 : 0, external, rank: rankOf(update.external, symbol.definition),
-            bases: JSON.stringify(symbol.bases), language: symbol.language, packageId, module: update.module ?? null,
-          });
-          if (!this.loadedNames.has(symbol.name)) {
-            const name = insertName.run({ name: symbol.name, nameLower: symbol.name.toLowerCase(), first: humpSegments(symbol.name)[0] ?? '', humps });
+          const { lastInsertRowid } = insertSymbol.run([
+            ids[i], id, symbol.name, nameLower, humps, symbol.kind, symbol.qualifiedName, symbol.containingType,
+            range.start.line, range.start.column, range.end.line, range.end.column,
+            selectionRange.start.line, selectionRange.start.column, selectionRange.end.line, selectionRange.end.column,
+            symbol.signature, JSON.stringify(symbol.parameters), symbol.returnType, symbol.doc,
+            symbol.definition ? 1 : 0, symbol.forwardDeclaration ? 1 : 0, external, rank(symbol.definition),
+            JSON.stringify(symbol.bases), symbol.language, packageId, module,
+          ]);
+          // A bulk load makes names, name_text and sig_text once at its end (finishLoad), from the symbols table.
+          if (!this.bulk) {
+            const name = insertName.run({ name: symbol.name, nameLower, first: humpSegments(symbol.name)[0] ?? '', humps });
             if (name.changes > 0) insertNameText.run(name.lastInsertRowid, symbol.name);
-            if (this.bulk) this.loadedNames.add(symbol.name);
+            insertSig.run(lastInsertRowid, signatureText(symbol.signature, symbol.returnType));
           }
-          if (!this.bulk) insertSig.run(lastInsertRowid, signatureText(symbol.signature, symbol.returnType));
           if (symbol.bases.length > 0) for (const key of baseKeys(symbol)) insertBase.run(lastInsertRowid, key);
-        });
+        }
       }
     });
-    try {
-      apply();
-    } catch (error) {
-      // A rolled-back batch may have named names it never committed.
-      this.loadedNames.clear();
-      throw error;
-    }
+    apply();
   }
 
   registerPackages(packages: PackageRef[]): void {
@@ -165,7 +160,6 @@ export class SymbolWrites {
   bulkLoad(on: boolean): void {
     if (on === this.bulk || !this.db.open) return;
     this.bulk = on;
-    this.loadedNames.clear();
     if (on) {
       // A lookup by id during the load scans the table instead; what is committed is still found.
       this.db.transaction(() => {
