@@ -6,7 +6,9 @@
  *      embedded store and from a read-only replica, with CPU per request of plumb and of PostgreSQL;
  *   3. requests per second at 16 connections: embedded, one replica, two replicas (8 connections each);
  *      no request repeats, so every one is a search (not an answer the search cache kept);
- *   4. a replica's start to ready.
+ *   4. a replica's start to ready;
+ *   5. the check: every golden query and every other read (bench/golden-queries.ts) on both stores, the
+ *      first differences printed; the process exits 1 when there is any.
  * --small: googletest and Flask instead of the million-symbol roots (a minute instead of ten).
  * A PostgreSQL cluster of its own (test/postgres.ts) runs on a free port and is removed afterwards.
  */
@@ -18,6 +20,10 @@ import autocannon from 'autocannon';
 import { validateConfig } from '../src/config.js';
 import { SymbolIndex } from '../src/index/symbol-index.js';
 import { startPostgres } from '../test/postgres.js';
+import { PostgresSymbolStore } from '../src/index/postgres/store.js';
+import { SqliteSymbolStore } from '../src/index/sqlite/store.js';
+import { databaseFileFor } from '../src/index/symbol-index.js';
+import { compareStores } from './golden-queries.js';
 import { GENERIC, MILLION_EXTRA, MILLION_ROOT, QUERIES } from './million.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -147,6 +153,15 @@ try {
   const store = { store: pg.url, workspace: WORKSPACE };
   const sqliteCache = await coldBuild('SQLite (embedded)', {});
   const pgCache = await coldBuild('PostgreSQL', store);
+
+  const sqlite = SqliteSymbolStore.open({ file: databaseFileFor(sqliteCache, ROOT) });
+  const postgres = await PostgresSymbolStore.open({ url: pg.url, workspace: WORKSPACE, readOnly: true });
+  const started = performance.now();
+  const check = await compareStores(sqlite, postgres);
+  await Promise.all([sqlite.close(), postgres.close()]);
+  console.log(`check: ${check.cases} reads on both stores in ${fmt((performance.now() - started) / 1000, 1)} s, ${check.differences.length === 0 ? 'the same answers' : `${check.differences.length} different`}`);
+  for (const difference of check.differences) console.log(`  ${difference.label}\n    SQLite:     ${JSON.stringify(difference.a).slice(0, 300)}\n    PostgreSQL: ${JSON.stringify(difference.b).slice(0, 300)}`);
+  if (check.differences.length > 0) process.exitCode = 1;
 
   const embedded = await serve(sqliteCache, {});
   const replica = await serve(pgCache, { ...store, readOnly: true });
