@@ -47,8 +47,6 @@ export interface TierLookups<Source> {
   countAll(source: Source): { n: number; f: number } | Promise<{ n: number; f: number }>;
   /** Matches with this fwd, counting no further than `limit` (> 0). */
   countUpTo(source: Source, fwd: number, limit: number): number | Promise<number>;
-  /** The first `budget` matches found (any order) counted: n in all, f of them forward declarations. */
-  countSome(source: Source, budget: number): { n: number; f: number } | Promise<{ n: number; f: number }>;
   /** Ids of matches with this fwd in ORDER_IN_TIER (rank, name by code point, file_id, nl, nc, id), `take` after `skip`. */
   pageIds(source: Source, fwd: number, take: number, skip: number): number[] | Promise<number[]>;
   /** The symbols of these row ids (absent ids are left out). */
@@ -153,11 +151,17 @@ export async function planSearch<Source>(spec: SearchSpec, lookups: TierLookups<
         capped = true;
         continue;
       }
-      // Every match already counted and fewer than the budget: as countSome would count them.
-      const some = read && read.n < budget ? read : await lookups.countSome(source, budget);
-      fwd = some.f;
-      main = some.n - some.f;
-      if (some.n >= budget) capped = true;
+      // Definitions and declarations first, then forward declarations, each counted up to what is left of the budget:
+      // which matches a count reaches never depends on the order a backend finds them in, so the counts are the same
+      // in every store and every build. Every match already read and fewer than the budget: counted from the read.
+      if (read && read.n < budget) {
+        fwd = read.f;
+        main = read.n - read.f;
+      } else {
+        main = await lookups.countUpTo(source, 0, budget);
+        fwd = budget - main > 0 ? await lookups.countUpTo(source, 1, budget - main) : 0;
+        if (main + fwd >= budget) capped = true;
+      }
     }
     before += main;
     counted += main + fwd;

@@ -219,10 +219,6 @@ export function postgresTierLookups(connection: Connection, workspaceId: () => n
       const rows = await connection.arrays<[number]>(`SELECT count(*) FROM (SELECT 1 FROM ${source.from} WHERE ${source.where} AND s.fwd = ${fwd} LIMIT ${next(source)}::int) x`, bind(source, limit));
       return rows[0][0];
     },
-    countSome: async (source, budget) => {
-      if (source.empty) return { n: 0, f: 0 };
-      return (await connection.rows<{ n: number; f: number }>(`SELECT count(*) AS n, coalesce(sum(fwd), 0)::int AS f FROM (SELECT s.fwd AS fwd FROM ${source.from} WHERE ${source.where} LIMIT ${next(source)}::int) x`, bind(source, budget)))[0];
-    },
     pageIds: async (source, fwd, take, skip) => {
       if (source.empty) return [];
       const rows = await connection.arrays<[number]>(`SELECT s.id FROM ${source.from} WHERE ${source.where} AND s.fwd = ${fwd} ${ORDER_IN_TIER} LIMIT ${next(source)}::int OFFSET ${next(source, 1)}::int`, bind(source, take, skip));

@@ -82,8 +82,6 @@ export class SearchPlanner {
       .pluck().get(source.params) as string) as NarrowRow[],
     countAll: (source) => this.statements.get(`SELECT count(*) AS n, coalesce(sum(s.fwd), 0) AS f FROM ${source.from} WHERE ${source.where}`).get(source.params) as { n: number; f: number },
     countUpTo: (source, fwd, limit) => this.statements.get(`SELECT count(*) FROM (SELECT 1 FROM ${source.from} WHERE ${source.where} AND s.fwd = ${fwd} LIMIT @limit)`).pluck().get({ ...source.params, limit }) as number,
-    countSome: (source, budget) => this.statements.get(`SELECT count(*) AS n, coalesce(sum(fwd), 0) AS f FROM (SELECT s.fwd AS fwd FROM ${source.from} WHERE ${source.where} LIMIT @budget)`)
-      .get({ ...source.params, budget }) as { n: number; f: number },
     pageIds: (source, fwd, take, skip) => this.statements.get(`SELECT s.id FROM ${source.from} WHERE ${source.where} AND s.fwd = ${fwd} ${ORDER_IN_TIER} LIMIT @take OFFSET @skip`).pluck()
       .all({ ...source.params, take, skip }) as number[],
     // The page's symbols joined to their file and package in one statement.
