@@ -4,16 +4,15 @@
  * p50/p99 for the bench queries and for generic ones, and the server process's CPU per request.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 const REPO = path.resolve(import.meta.dirname, '..');
+import { percentile as pct, processCpuMs } from './measure.js';
 import { GENERIC, MILLION_EXTRA as EXTRA, QUERIES } from './million.js';
 const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'bench/serve.ts'), '/usr/src/googletest', process.argv[2], JSON.stringify(EXTRA)], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
 const line = await new Promise<string>((resolve) => child.stdout.once('data', (c: Buffer) => resolve(c.toString())));
 const { url, readyMs } = JSON.parse(line) as { url: string; readyMs: number };
 console.log('ready', readyMs.toFixed(0), 'ms');
-const cpu = (): number => { const f = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) * 10; };
-const pct = (v: number[], p: number): number => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor((p / 100) * v.length))];
+const cpu = (): number => processCpuMs(child.pid!);
 for (const [label, queries, rounds] of [['bench 18', QUERIES, 20], ['generic', GENERIC, 5]] as const) {
   const client: number[] = []; const server: number[] = [];
   let c0 = 0; let n = 0;

@@ -12,6 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { markdownTable } from './measure.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const argv = process.argv.slice(2);
@@ -105,11 +106,7 @@ try {
   else rows.push([`/outline ${outlineFile}`, 'n/a', '', '', 'clangd gave no outline in 120 s', '']);
 
   const header = ['request', 'req/s', 'p50', 'p99', 'errors', 'RSS during the run (peak)'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const out = (cells: string[]): void => console.log(`| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`);
-  out(header);
-  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const r of rows) out(r);
+  console.log(markdownTable(header, rows));
   console.log(`service memory at the end: RSS ${mb(memory().rss)}, peak over its life ${mb(memory().peak)}`);
 } finally {
   child.kill('SIGTERM');

@@ -9,9 +9,10 @@
  * twice and the two must be equal.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { markdownTable, percentile, processCpuMs } from './measure.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const argv = process.argv.slice(2);
@@ -48,10 +49,6 @@ if (!existsSync(ROOT)) {
 }
 
 const ms = (n: number): string => `${n.toFixed(2)} ms`;
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-bench-names-'));
 const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'bench/serve.ts'), ROOT, cacheDir, '[]'], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -89,10 +86,7 @@ try {
   const client = new Map(targets.map((t) => [t, [] as number[]]));
   const server = new Map(targets.map((t) => [t, [] as number[]]));
   const bytes = new Map<string, number>();
-  const cpu = (): number => {
-    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  };
+  const cpu = (): number => processCpuMs(child.pid!);
   let cpuStart = 0;
   const warmUp = Math.min(50, Math.floor(ROUNDS / 5));
   for (let round = 0; round < warmUp + ROUNDS; round++) {
@@ -117,11 +111,7 @@ try {
     return [t, ms(percentile(times, 50)), ms(percentile(times, 99)), `${(percentile(times, 50) / health).toFixed(1)}x`, `${((bytes.get(t) ?? 0) / 1024).toFixed(1)} KB`, own.length ? `${ms(percentile(own, 50))} / ${ms(percentile(own, 99))}` : ''];
   });
   const header = ['request', 'p50', 'p99', 'p50 / health p50', 'answer', 'server elapsedMs p50 / p99'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const out = (cells: string[]): void => console.log(`| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`);
-  out(header);
-  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const r of rows) out(r);
+  console.log(markdownTable(header, rows));
   const worst = (paths: string[]): string => `${(Math.max(...paths.map((t) => percentile(client.get(t)!, 50))) / health).toFixed(1)}x`;
   console.log(`worst p50 ratio to /health: ${worst(PATHS)} asked again (target at most 3x), ${worst(FIRSTS)} asked for the first time; server process CPU ${cpuPerRequest.toFixed(2)} ms per request on average over all ${requests}`);
 } finally {

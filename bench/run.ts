@@ -42,6 +42,7 @@ const CORPORA = [
   { name: 'Go 1.19 std (Go)', root: '/usr/share/go-1.19/src', ctagsLanguages: 'Go,C,C++,Python,JavaScript' },
 ];
 
+import { markdownTable, percentile } from './measure.js';
 import { MILLION_EXTRA, MILLION_ROOT, QUERIES } from './million.js';
 
 const rows: string[][] = [];
@@ -52,10 +53,6 @@ function row(section: string, metric: string, value: string, note = ''): void {
 
 const ms = (n: number): string => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(n < 10 ? 2 : 0)} ms`);
 const count = (n: number): string => new Intl.NumberFormat('en-US').format(n);
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 function config(cacheDir: string, extraRoots: string[] = []): ReturnType<typeof validateConfig> {
   return validateConfig({ cacheDir, logLevel: 'silent', index: { extraRoots, watch: false, workers: CORES } });
@@ -259,12 +256,8 @@ function silentLogger(): ConstructorParameters<typeof LspPool>[0]['logger'] {
 
 function printTable(): void {
   const header = ['section', 'metric', 'value', 'note'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   console.log(`\nplumb index bench — ${os.cpus()[0]?.model ?? 'cpu'}, ${CORES} cores, Node ${process.version}`);
-  console.log(line(header));
-  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const r of rows) console.log(line(r));
+  console.log(markdownTable(header, rows));
 }
 
 const indexes = args.has('--skip-cold') ? new Map<string, SymbolIndex>() : await coldVersusCtags();

@@ -24,6 +24,7 @@ import { PostgresSymbolStore } from '../src/index/postgres/store.js';
 import { SqliteSymbolStore } from '../src/index/sqlite/store.js';
 import { databaseFileFor } from '../src/index/symbol-index.js';
 import { compareStores } from './golden-queries.js';
+import { percentile as pct, processCpuMs as cpuOf } from './measure.js';
 import { GENERIC, MILLION_EXTRA, MILLION_ROOT, QUERIES } from './million.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -37,18 +38,6 @@ const cleanup = async (): Promise<void> => {
   for (const fn of cleanups.reverse()) await fn();
 };
 const fmt = (n: number, digits = 2): string => n.toFixed(digits);
-const pct = (values: number[], p: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
-
-/** CPU milliseconds of a process (user + system), from /proc. */
-function cpuOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
-  } catch {
-    return 0;
-  }
-}
-
 /** The postgres processes (postmaster and its backends): their CPU is the store's cost per request. */
 function postgresCpu(): number {
   let total = 0;
