@@ -26,6 +26,30 @@ export interface PackageInfo {
   external: boolean;
 }
 
+/** A package row as both stores read it, with its file and symbol counts. */
+export interface PackageRow { id: number; name: string; path: string; manifest: string | null; external: number; files: number; symbols: number }
+
+/**
+ * The packages as answered: each with the language most of its files have (the first seen wins a tie, so
+ * `languages` comes in the order a store's GROUP BY hands it over).
+ */
+export function packageInfos(packages: PackageRow[], languages: Array<{ package_id: number; language: string; n: number }>): PackageInfo[] {
+  const best = new Map<number, { language: string; n: number }>();
+  for (const row of languages) {
+    const seen = best.get(row.package_id);
+    if (!seen || row.n > seen.n) best.set(row.package_id, { language: row.language, n: row.n });
+  }
+  return packages.map((row) => ({
+    name: row.name,
+    path: row.path,
+    manifest: row.manifest,
+    language: (best.get(row.id)?.language ?? null) as LanguageId | null,
+    symbols: row.symbols,
+    files: row.files,
+    external: row.external === 1,
+  }));
+}
+
 /** The match tiers, best first (docs/API.md "Search ranking"). */
 export const MATCH_TIERS = ['exact', 'exact_case_insensitive', 'prefix', 'fuzzy', 'substring', 'signature'] as const;
 export type MatchTier = (typeof MATCH_TIERS)[number];

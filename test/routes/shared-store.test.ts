@@ -10,21 +10,10 @@ import t from 'tap';
 import { buildApp, type PlumbApp } from '../../src/app.js';
 import { requireCorpora } from '../corpora.js';
 import { FLASK, getJson, tempDir, testConfig } from '../helpers.js';
+import { eventually, indexReady } from '../index/helpers.js';
 import { startPostgres } from '../postgres.js';
 
 requireCorpora(t, 'flask');
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-const ready = (app: PlumbApp, who: string): Promise<true> => waitFor(`the index (${who})`, async () => ((await getJson(app, '/status')).body.index?.state === 'ready' ? true : undefined));
 
 t.test('a writer and two replicas over one PostgreSQL', async (t) => {
   const pg = await startPostgres(t);
@@ -47,9 +36,9 @@ t.test('a writer and two replicas over one PostgreSQL', async (t) => {
 
   const embedded = await start({});
   const writer = await start(shared);
-  await Promise.all([ready(embedded, 'embedded'), ready(writer, 'writer')]);
+  await Promise.all([indexReady(embedded), indexReady(writer)]);
   const replicas = [early, await start({ ...shared, readOnly: true })];
-  for (const [i, replica] of replicas.entries()) await ready(replica, `replica ${i + 1}`);
+  for (const replica of replicas) await indexReady(replica, 60_000);
 
   t.test('every index operation answers as the embedded store does', async (t) => {
     const urls = [
@@ -100,15 +89,17 @@ t.test('a writer and two replicas over one PostgreSQL', async (t) => {
   t.test("a replica sees the writer's live edits", async (t) => {
     const before = (await getJson(replicas[0], '/status')).body.store.version;
     writeFileSync(path.join(root, 'teamwork.py'), 'class SharedStoreProbe:\n    def ping(self) -> str:\n        return "pong"\n');
-    const hit = await waitFor('the new class on a replica', async () => {
-      const { body } = await getJson(replicas[0], '/symbols?query=SharedStoreProbe&match=exact');
-      return body.results?.[0];
-    });
+    let hit: unknown;
+    await eventually(async () => {
+      hit = (await getJson(replicas[0], '/symbols?query=SharedStoreProbe&match=exact')).body.results?.[0];
+      return hit !== undefined;
+    }, 60_000);
     t.match(hit, { name: 'SharedStoreProbe', kind: 'class', file: 'teamwork.py' });
-    const status = await waitFor('the announced write', async () => {
-      const { body } = await getJson(replicas[0], '/status');
-      return body.store.version > before ? body : undefined;
-    });
+    let status = (await getJson(replicas[0], '/status')).body;
+    await eventually(async () => {
+      status = (await getJson(replicas[0], '/status')).body;
+      return status.store.version > before;
+    }, 60_000);
     t.ok(status.index.symbols > 0);
     t.equal(status.store.behind, 0, 'the replica caught up with the announcement');
   });
@@ -124,12 +115,13 @@ t.test('a writer and two replicas over one PostgreSQL', async (t) => {
     t.equal(status.status, 200, '/status still answers');
     t.match(status.body.store, { reachable: false, error: /./ });
     await pg.start();
-    const back = await waitFor('answers after the restart', async () => {
-      const answer = await getJson(replicas[1], '/symbols?query=Flask');
-      return answer.status === 200 ? answer : undefined;
-    });
+    let back = await getJson(replicas[1], '/symbols?query=Flask');
+    await eventually(async () => {
+      back = await getJson(replicas[1], '/symbols?query=Flask');
+      return back.status === 200;
+    }, 60_000);
     t.equal(back.body.results[0].name, 'Flask');
-    const fromWriter = await waitFor('the writer after the restart', async () => ((await getJson(writer, '/symbols?query=Flask')).status === 200 ? true : undefined));
-    t.ok(fromWriter);
+    await eventually(async () => (await getJson(writer, '/symbols?query=Flask')).status === 200, 60_000);
+    t.pass('the writer answers after the restart too');
   });
 });

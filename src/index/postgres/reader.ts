@@ -3,7 +3,7 @@
  * where SQLite's order ends in its index's row-id order, the row id is the last key here.
  */
 import type { LanguageId } from '../../syntax/types.js';
-import type { FileFilter, IndexedFileInfo, PackageInfo, PackageSymbolsSpec, StoreCounts, StoredSymbol } from '../store.js';
+import { packageInfos, type FileFilter, type IndexedFileInfo, type PackageInfo, type PackageRow, type PackageSymbolsSpec, type StoreCounts, type StoredSymbol } from '../store.js';
 import type { Connection, PgValue } from './connection.js';
 import { SYMBOL_COLUMNS, SYMBOL_JOINS, toSymbol, type SymbolRow } from './rows.js';
 
@@ -81,25 +81,13 @@ export class PostgresQueries {
 
   async listPackages(): Promise<PackageInfo[]> {
     const workspace = this.workspaceId();
-    const rows = await this.connection.rows<{ id: number; name: string; path: string; manifest: string | null; external: number; files: number; symbols: number }>(
+    const rows = await this.connection.rows<PackageRow>(
       `SELECT p.id, p.name, p.path, p.manifest, p.external, count(f.id) AS files, coalesce(sum(f.symbol_count), 0) AS symbols
       FROM packages p LEFT JOIN files f ON f.workspace_id = p.workspace_id AND f.package_id = p.id WHERE p.workspace_id = $1 GROUP BY p.id, p.name, p.path, p.manifest, p.external
       ORDER BY p.external, p.name, p.path`, [workspace]);
-    const languages = new Map<number, { language: string; n: number }>();
     // Ties go to the language first in byte order, as SQLite's GROUP BY hands them over.
-    for (const row of await this.connection.rows<{ package_id: number; language: string; n: number }>('SELECT package_id, language, count(*) AS n FROM files WHERE workspace_id = $1 GROUP BY package_id, language ORDER BY package_id, language', [workspace])) {
-      const best = languages.get(row.package_id);
-      if (!best || row.n > best.n) languages.set(row.package_id, { language: row.language, n: row.n });
-    }
-    return rows.map((row) => ({
-      name: row.name,
-      path: row.path,
-      manifest: row.manifest,
-      language: (languages.get(row.id)?.language ?? null) as LanguageId | null,
-      symbols: row.symbols,
-      files: row.files,
-      external: row.external === 1,
-    }));
+    const languages = await this.connection.rows<{ package_id: number; language: string; n: number }>('SELECT package_id, language, count(*) AS n FROM files WHERE workspace_id = $1 GROUP BY package_id, language ORDER BY package_id, language', [workspace]);
+    return packageInfos(rows, languages);
   }
 
   async packageNamesLike(name: string): Promise<string[]> {

@@ -3,7 +3,7 @@
  * name, the indexed files, the packages and the counts.
  */
 import type { LanguageId } from '../../syntax/types.js';
-import type { FileFilter, IndexedFileInfo, PackageInfo, PackageSymbolsSpec, StoreCounts, StoredSymbol } from '../store.js';
+import { packageInfos, type FileFilter, type IndexedFileInfo, type PackageInfo, type PackageRow, type PackageSymbolsSpec, type StoreCounts, type StoredSymbol } from '../store.js';
 import { SYMBOL_COLUMNS, SYMBOL_JOINS, toSymbol, type SymbolRow } from './rows.js';
 import { namedList, type SqlParams, type Statements } from './statements.js';
 
@@ -60,21 +60,9 @@ export class SymbolQueries {
 
   listPackages(): PackageInfo[] {
     const rows = this.statements.get(`SELECT p.id, p.name, p.path, p.manifest, p.external, count(f.id) AS files, coalesce(sum(f.symbol_count), 0) AS symbols
-      FROM packages p LEFT JOIN files f ON f.package_id = p.id GROUP BY p.id ORDER BY p.external, p.name, p.path`).all() as Array<{ id: number; name: string; path: string; manifest: string | null; external: number; files: number; symbols: number }>;
-    const languages = new Map<number, { language: string; n: number }>();
-    for (const row of this.statements.get('SELECT package_id, language, count(*) AS n FROM files GROUP BY package_id, language').all() as Array<{ package_id: number; language: string; n: number }>) {
-      const best = languages.get(row.package_id);
-      if (!best || row.n > best.n) languages.set(row.package_id, { language: row.language, n: row.n });
-    }
-    return rows.map((row) => ({
-      name: row.name,
-      path: row.path,
-      manifest: row.manifest,
-      language: (languages.get(row.id)?.language ?? null) as LanguageId | null,
-      symbols: row.symbols,
-      files: row.files,
-      external: row.external === 1,
-    }));
+      FROM packages p LEFT JOIN files f ON f.package_id = p.id GROUP BY p.id ORDER BY p.external, p.name, p.path`).all() as PackageRow[];
+    const languages = this.statements.get('SELECT package_id, language, count(*) AS n FROM files GROUP BY package_id, language').all() as Array<{ package_id: number; language: string; n: number }>;
+    return packageInfos(rows, languages);
   }
 
   packageNamesLike(name: string): string[] {
