@@ -37,7 +37,7 @@ export interface CreateServicesOptions {
 }
 
 export async function createServices(options: CreateServicesOptions): Promise<Services> {
-  const workspace = new Workspace(options.root);
+  const workspace = new Workspace(options.root, options.config.index.extraRoots);
   const cacheDir = cacheDirectory(options.config);
   const lsp = new LspPool({ config: options.config, workspace, cacheDir, logger: options.logger });
   const index = await SymbolIndex.open({ root: workspace.root, config: options.config, cacheDir, logger: options.logger });

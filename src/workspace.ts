@@ -2,6 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { PlumbError, invalidParameter } from './errors.js';
+import { FileReader } from './files.js';
 
 export interface WorkspaceFile {
   /** Absolute real path on disk. */
@@ -10,12 +11,24 @@ export interface WorkspaceFile {
   relative: string;
 }
 
-/** The workspace root and the one gate every request path goes through. */
+/** The workspace root and the one gate every request path and every read of a file's content go through. */
 export class Workspace {
   readonly root: string;
+  /** The extra roots (index.extraRoots) that exist, as real paths: their files may be read too. */
+  readonly extraRoots: readonly string[];
+  /** The one reader of file content: nothing outside the root and the extra roots, checked on the real path at read time. */
+  readonly files: FileReader;
 
-  constructor(root: string) {
+  constructor(root: string, extraRoots: readonly string[] = []) {
     this.root = realpathSync(path.resolve(root));
+    this.extraRoots = extraRoots.flatMap((extra) => {
+      try {
+        return [realpathSync(path.resolve(this.root, extra))];
+      } catch {
+        return [];
+      }
+    });
+    this.files = new FileReader((real) => this.contains(real) || this.extraRoots.some((extra) => isInside(real, extra)));
   }
 
   /** Relative `/`-separated path of an absolute path inside the root (no check). */
@@ -53,7 +66,9 @@ export class Workspace {
       throw new PlumbError('file_not_found', `File '${value}' not found in the workspace (parameter '${parameter}')`, { details: { parameter } });
     }
     if (!this.contains(real)) throw outside(parameter, value);
-    if (!statSync(real).isFile()) throw invalidParameter(parameter, `must name a file, and '${value}' is a directory`);
+    const stats = statSync(real);
+    if (stats.isDirectory()) throw invalidParameter(parameter, `must name a file, and '${value}' is a directory`);
+    if (!stats.isFile()) throw invalidParameter(parameter, `must name a regular file, and '${value}' is not one (a FIFO, socket or device)`);
     return { absolute: real, relative: this.relative(real) };
   }
 }

@@ -18,6 +18,11 @@ export function statementsMarkdown(response: StatementsResponse): string {
   lines.push(`${number.format(response.filesSearched)} files searched, ${number.format(response.filesParsed)} parsed.`);
   if (response.symbols?.length) lines.push(`Inside: ${response.symbols.map((s) => `${s.qualifiedName} (${s.kind}, ${s.file}:${s.line}, id ${s.id})`).join('; ')}.`);
   if (response.incompleteFiles?.length) lines.push(`Syntax errors in ${response.incompleteFiles.join(', ')}: statements there may be missing.`);
+  if (response.filesSkipped) {
+    const listed = (response.skippedFiles ?? []).map((skip) => `${skip.file} (${skip.reason.replaceAll('_', ' ')})`).join(', ');
+    const more = response.filesSkipped - (response.skippedFiles?.length ?? 0);
+    lines.push(`${number.format(response.filesSkipped)} file${response.filesSkipped === 1 ? '' : 's'} not searched: ${listed}${more > 0 ? `, and ${number.format(more)} more` : ''}.`);
+  }
   if (response.partial) lines.push(`**Partial:** ${response.reason ?? 'the index is still building'}.`);
   if (shown > 0) {
     const rows = response.results.map((r) => {

@@ -2,7 +2,7 @@
  * Package names from manifests: the nearest manifest above a file names its package; a file with
  * none takes the top-level directory's name (the workspace's own name at the root).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, constants, openSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PackageRef } from './store.js';
 import { isInside } from '../workspace.js';
@@ -51,7 +51,14 @@ function manifestPriority(file: string): number {
 
 function readText(file: string): string {
   // Manifests are small; a huge one is not a manifest worth parsing.
-  const text = readFileSync(file, 'utf8');
+  // Not through a link: a manifest linked to a file outside the workspace would name a package by that file.
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  let text: string;
+  try {
+    text = readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
   return text.length > 1_000_000 ? '' : text;
 }
 

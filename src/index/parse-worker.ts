@@ -2,7 +2,7 @@
  * A parser thread: reads a file, hashes it, and extracts its symbols with tree-sitter unless the
  * hash says the stored symbols are still right. One per core, started by ParsePool.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { languageById } from '../languages/index.js';
 import { extractSymbols } from '../syntax/index.js';
@@ -23,7 +23,7 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
     let clock = performance.now();
     // Synchronous: this thread has nothing else to do meanwhile, and one read call costs less CPU than
     // the thread pool's open/stat/read/close round trips (and its time is then this step's own).
-    const content = readFileSync(task.absolute);
+    const content = readRegularFile(task.absolute);
     const hash = contentHash(content);
     stats.files++;
     clock = lap('read', clock);
@@ -39,6 +39,16 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
     return { id: task.id, outcome: 'parsed', hash, size: content.length, symbolsJson };
   } catch (error) {
     return { id: task.id, outcome: 'failed', error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** The file's bytes; a path that became a link since it was walked is not followed (open fails, the file fails). */
+function readRegularFile(absolute: string): Buffer {
+  const fd = openSync(absolute, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -300,8 +300,10 @@ export class SymbolIndex {
       } catch {
         stats = undefined;
       }
-      if (!stats) {
-        // Gone: the file, or a whole directory of them.
+      if (!stats || (!stats.isFile() && !stats.isDirectory())) {
+        // Gone: the file, or a whole directory of them. A symlink (what a checkout of a branch with a link
+        // in place of a file or directory leaves), a FIFO or a device is not indexed either: what the path
+        // held before leaves the index, and the link is not followed.
         const key = storedPath(filter.root, absolute);
         removed.add(key);
         if (key !== '.') for (const file of await this.store.filesUnder(key)) removed.add(file);
@@ -320,7 +322,6 @@ export class SymbolIndex {
         }
         return;
       }
-      if (!stats.isFile()) return;
       const language = filter.acceptsPath(absolute);
       if (!language) return;
       const file: WalkedFile = { absolute, stored: storedPath(filter.root, absolute), root: filter.root, language, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };

@@ -15,6 +15,7 @@ import {
 import type { PlumbError } from '../errors.js';
 import type { LanguageDescriptor } from '../languages/types.js';
 import type { WorkspaceFile } from '../workspace.js';
+import type { FileReader } from '../files.js';
 import { CLIENT_CAPABILITIES } from './capabilities.js';
 import type { ResolvedCommand } from './command.js';
 import { documentUri, DocumentSync } from './documents.js';
@@ -47,6 +48,8 @@ export interface LspClientOptions {
   /** Arguments after the command's prefix (descriptor args plus e.g. --compile-commands-dir). */
   args: string[];
   root: string;
+  /** The workspace's one file reader: what a document is opened with (nothing outside the roots is sent). */
+  files: FileReader;
   requestTimeoutMs: number;
   startTimeoutMs: number;
   maxInFlight: number;
@@ -112,6 +115,7 @@ export class LspClient {
     this.gate = new RequestGate(options.maxInFlight);
     this.documents = new DocumentSync({
       maxOpenDocuments: options.maxOpenDocuments,
+      files: options.files,
       languageIdOf: options.languageIdOf,
       connection: () => (this.running ? this.connection : undefined),
       notRunning: () => this.unavailable(`is not running (${this.lastError ?? this.state})`),

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import {
   DidChangeTextDocumentNotification,
@@ -8,6 +8,7 @@ import {
 } from 'vscode-languageserver-protocol/node.js';
 import { PlumbError } from '../errors.js';
 import type { WorkspaceFile } from '../workspace.js';
+import type { FileReader } from '../files.js';
 
 interface OpenDocument {
   version: number;
@@ -20,6 +21,8 @@ interface OpenDocument {
 
 export interface DocumentSyncOptions {
   maxOpenDocuments: number;
+  /** Reads the documents' text, within the workspace and its extra roots only. */
+  files: FileReader;
   languageIdOf(file: string): string;
   /** The connection while the server runs; undefined otherwise. */
   connection(): ProtocolConnection | undefined;
@@ -86,9 +89,14 @@ export class DocumentSync {
   private async syncNow(file: WorkspaceFile, uri: string): Promise<void> {
     const connection = this.options.connection();
     if (!connection) throw this.options.notRunning();
+    const access = this.options.files.check(file.absolute);
+    if (!access.ok) {
+      if (access.reason === 'outside_root') throw new PlumbError('path_outside_root', `File '${file.relative}' ${access.message}`, { details: { file: file.relative } });
+      throw new PlumbError('file_not_found', `File '${file.relative}' ${access.message}`, { details: { file: file.relative } });
+    }
     let info;
     try {
-      info = await stat(file.absolute);
+      info = await stat(access.real);
     } catch {
       throw new PlumbError('file_not_found', `File '${file.relative}' not found in the workspace`);
     }
@@ -98,9 +106,10 @@ export class DocumentSync {
       this.documents.set(uri, open);
       return;
     }
-    const text = await readFile(file.absolute, 'utf8').catch(() => {
-      throw new PlumbError('file_not_found', `File '${file.relative}' cannot be read`);
-    });
+    const read = await this.options.files.read(file.absolute);
+    if (!read.ok) throw new PlumbError(read.reason === 'outside_root' ? 'path_outside_root' : 'file_not_found', `File '${file.relative}' ${read.message}`, { details: { file: file.relative } });
+    // As the file is, byte-order mark included: the server's columns count from it as an editor's would.
+    const text = read.bytes.toString('utf8');
     if (open) {
       const version = open.version + 1;
       this.documents.delete(uri);

@@ -285,6 +285,7 @@ export class LspPool {
       command,
       args,
       root: this.workspace.root,
+      files: this.workspace.files,
       requestTimeoutMs: lsp.requestTimeoutMs,
       startTimeoutMs: lsp.startTimeoutMs,
       maxInFlight: lsp.maxInFlight,

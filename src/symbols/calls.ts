@@ -5,7 +5,6 @@
  * callHierarchyProvider), a syntactic answer: callers are the call expressions naming the function in the
  * indexed files of its language, callees the call expressions in its body resolved by name through the index.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   CallHierarchyIncomingCallsRequest, CallHierarchyOutgoingCallsRequest, CallHierarchyPrepareRequest, SymbolKind,
@@ -452,7 +451,7 @@ class CallContext {
     let text = this.texts.get(file);
     if (!text) {
       const absolute = path.isAbsolute(file) ? file : path.join(this.services.workspace.root, file);
-      text = readFile(absolute).then((buffer) => (buffer.length > FILE_BYTES_MAX ? undefined : buffer.toString('utf8')), () => undefined);
+      text = this.services.workspace.files.text(absolute, FILE_BYTES_MAX);
       this.texts.set(file, text);
     }
     return text;

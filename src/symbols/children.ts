@@ -26,7 +26,7 @@ export async function getChildren(services: Services, options: ChildrenOptions):
   const started = performance.now();
   const file = services.workspace.resolveFile('file', options.file);
   const position: Position = { line: options.line, column: options.column };
-  checkPosition(await readLines(file), position);
+  checkPosition(await readLines(services, file), position);
   return services.heavy.run(() => childrenAt(services, file, position, options, started), options.signal);
 }
 

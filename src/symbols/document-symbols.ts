@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { DocumentSymbolRequest, type DocumentSymbol, type SymbolInformation } from 'vscode-languageserver-protocol';
-import { invalidParameter } from '../errors.js';
+import { invalidParameter, PlumbError } from '../errors.js';
 import { kindFromLsp, type NormalizedKind } from '../kinds.js';
 import { fromLspRange } from '../lsp/convert.js';
 import type { Services } from '../services.js';
@@ -88,9 +87,15 @@ export function rangeSize(range: Range): number {
   return (range.end.line - range.start.line) * 1_000_000 + (range.end.column - range.start.column);
 }
 
-/** The file's text split in lines (\n, \r\n). */
-export async function readLines(file: WorkspaceFile): Promise<string[]> {
-  return (await readFile(file.absolute, 'utf8')).split(/\r?\n/);
+/** The file's text split in lines (\n, \r\n), read through the workspace's containment check. */
+export async function readLines(services: Services, file: WorkspaceFile): Promise<string[]> {
+  const read = await services.workspace.files.textOrReason(file.absolute);
+  if (read.ok) return read.text.split(/\r?\n/);
+  if (read.reason === 'outside_root') {
+    throw new PlumbError('path_outside_root', `File '${file.relative}' ${read.message}`, { details: { file: file.relative } });
+  }
+  if (read.reason === 'not_found') throw new PlumbError('file_not_found', `File '${file.relative}' ${read.message}`, { details: { file: file.relative } });
+  throw invalidParameter('file', `names '${file.relative}', which ${read.message}`);
 }
 
 /** 400 unless line/column lie in the file; columns count UTF-16 code units, the end of a line included. */

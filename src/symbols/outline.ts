@@ -30,7 +30,7 @@ export async function getOutline(services: Services, options: OutlineOptions): P
     const { language, nodes } = await loadDocumentSymbols(services, file, options.signal);
     const wanted = parseNameList(options.displayCodeFor);
     const matches = new Map(wanted.map((path) => [path.join('.'), 0]));
-    const lines = wanted.length > 0 ? await readLines(file) : [];
+    const lines = wanted.length > 0 ? await readLines(services, file) : [];
     const depth = options.depth ?? Infinity;
     const cap = services.config.outline.maxSymbols;
 

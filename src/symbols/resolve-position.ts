@@ -18,7 +18,6 @@ import { identifierAt, sameFamily, wordAt, type IdentifierAt } from '../syntax/i
 import type { WorkspaceFile } from '../workspace.js';
 import { checkPosition, rangeHolds } from './document-symbols.js';
 import { elapsedMs } from './elapsed.js';
-import { fileContents } from './file-contents.js';
 import { sharedTrees } from '../syntax/usage-kind.js';
 import { findMatches, groupPlaces, type ResolvedSymbol } from './resolve-symbol.js';
 import { toIndexSymbol } from './search.js';
@@ -35,12 +34,12 @@ export async function resolvePosition(services: Services, query: ResolveQuery, s
   const started = performance.now();
   const contextLines = checkContextLines(query.context_lines, RESOLVE_CONTEXT_MAX, RESOLVE_CONTEXT_DEFAULT);
   const file = services.workspace.resolveFile('file', query.file);
-  const source = (await fileContents.text(file.absolute)) ?? '';
+  const source = (await services.workspace.files.text(file.absolute)) ?? '';
   const position: Position = { line: query.line, column: query.column };
   checkPosition(source.split(/\r?\n/), position);
   const language = languageOfPath(file.absolute)?.id;
   const identifier = language
-    ? await identifierAt(languageOfPath(file.absolute)?.syntax, source, position, (parse) => sharedTrees.getOrParse(`${file.absolute}\u0000${fileContents.stamp(file.absolute)}`, parse))
+    ? await identifierAt(languageOfPath(file.absolute)?.syntax, source, position, (parse) => sharedTrees.getOrParse(services.workspace.files.stamp(file.absolute), parse))
     : wordAt(source, position);
   if (!identifier) {
     throw new PlumbError('no_symbol_at_position', `No identifier at ${file.relative}:${position.line}:${position.column} (parameters 'line' and 'column'): point at a name`, {
@@ -101,7 +100,7 @@ async function fromTarget(services: Services, target: Target, contextLines: numb
   const place = services.index.placeOf(target.absolute);
   const start = target.range.start;
   // A file outside the workspace and its extra roots (a system header, the TypeScript lib) is named, never read.
-  const lineText = place ? await lineOf(target.absolute, start.line) : '';
+  const lineText = place ? await lineOf(services, target.absolute, start.line) : '';
   const shown = {
     file: place ? place.stored : target.absolute,
     line: start.line,
@@ -164,7 +163,7 @@ async function fromIndex(services: Services, file: WorkspaceFile, identifier: Id
 async function withSnippets(services: Services, places: StoredSymbol[], contextLines: number): Promise<Place[]> {
   return Promise.all(places.map(async (place) => {
     const absolute = path.isAbsolute(place.file) ? place.file : path.join(services.workspace.root, place.file);
-    const lines = (await fileContents.text(absolute))?.split(/\r?\n/) ?? [];
+    const lines = (await services.workspace.files.text(absolute))?.split(/\r?\n/) ?? [];
     return {
       ...toIndexSymbol(place),
       context: place.definition ? 'definition' as const : 'declaration' as const,
@@ -173,8 +172,8 @@ async function withSnippets(services: Services, places: StoredSymbol[], contextL
   }));
 }
 
-async function lineOf(absolute: string, line: number): Promise<string> {
-  const text = (await fileContents.text(absolute))?.split(/\r?\n/)[line - 1] ?? '';
+async function lineOf(services: Services, absolute: string, line: number): Promise<string> {
+  const text = (await services.workspace.files.text(absolute))?.split(/\r?\n/)[line - 1] ?? '';
   const trimmed = text.trim();
   return trimmed.length > TEXT_MAX ? `${trimmed.slice(0, TEXT_MAX)}…` : trimmed;
 }

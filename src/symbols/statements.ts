@@ -10,10 +10,11 @@
  * is full and the count bound or time budget is reached (countsCapped: totalMatches is a lower bound).
  */
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { invalidParameter, PlumbError } from '../errors.js';
+import { looksBinary } from '../files.js';
 import type { FileFilter, IndexedFileInfo, StoredSymbol } from '../index/store.js';
 import type { LanguageId } from '../syntax/types.js';
 import type { Services } from '../services.js';
@@ -90,6 +91,7 @@ export async function searchStatements(services: Services, input: StatementsQuer
   const needed = offset + limit;
   const counted: Array<{ scope: FileScope; file: StatementFile; node: StatementNode }> = [];
   const incomplete = new Set<string>();
+  const skipped = new SkippedFiles();
   let filesSearched = 0;
   let filesParsed = 0;
   let pageFullAt = -1;
@@ -98,7 +100,7 @@ export async function searchStatements(services: Services, input: StatementsQuer
 
   rounds: for (let round = 0; round < scopes.length; round += ROUND_FILES) {
     const batch = scopes.slice(round, round + ROUND_FILES);
-    const texts = await readTexts(services, caches.texts, batch.map((scope) => scope.info));
+    const texts = await readTexts(services, caches.texts, batch.map((scope) => scope.info), skipped);
     signal?.throwIfAborted();
     filesSearched += batch.length;
     const candidates = await filterTexts(matcher, texts, settings.regexTimeoutMs);
@@ -138,6 +140,7 @@ export async function searchStatements(services: Services, input: StatementsQuer
     filesParsed,
     ...(symbols ? { symbols } : {}),
     ...(incomplete.size ? { incompleteFiles: [...incomplete].slice(0, 20) } : {}),
+    ...(skipped.count ? { filesSkipped: skipped.count, skippedFiles: skipped.listed } : {}),
     source: 'index',
     elapsedMs: elapsedMs(started),
   };
@@ -250,33 +253,62 @@ function absoluteOf(services: Services, file: string): string {
   return path.isAbsolute(file) ? file : path.join(services.workspace.root, file);
 }
 
-/** The texts of `infos` (null for unreadable, binary or oversized files), through the cache. */
-async function readTexts(services: Services, cache: TextCache, infos: IndexedFileInfo[]): Promise<Array<string | null>> {
+/** The texts of `infos` (null for a file not searched, which `skipped` names with why), through the cache. */
+async function readTexts(services: Services, cache: TextCache, infos: IndexedFileInfo[], skipped: SkippedFiles): Promise<Array<string | null>> {
   const out: Array<string | null> = new Array(infos.length).fill(null);
+  const files = services.workspace.files;
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < infos.length) {
       const i = next++;
       const info = infos[i];
-      if (info.size > MAX_FILE_BYTES) continue;
-      const key = `${info.size}:${info.mtimeMs}`;
+      const absolute = absoluteOf(services, info.file);
+      // Checked on every read, cached or not: a file replaced by a link to outside the workspace is not read.
+      const access = files.check(absolute);
+      if (!access.ok) {
+        skipped.add(info.file, access.reason, access.message);
+        continue;
+      }
+      if (access.size > MAX_FILE_BYTES) {
+        skipped.add(info.file, 'too_large', `is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB (generated code or data); not searched`);
+        continue;
+      }
+      const key = `${access.real}:${access.size}:${access.mtimeMs}`;
       const cached = cache.get(info.file, key);
       if (cached !== undefined) {
         out[i] = cached;
+        if (cached === null) skipped.add(info.file, 'binary', BINARY);
         continue;
       }
-      try {
-        const buffer = await readFile(absoluteOf(services, info.file));
-        const text = buffer.subarray(0, 8192).includes(0) ? null : buffer.toString('utf8');
-        cache.set(info.file, key, text);
-        out[i] = text;
-      } catch {
-        // Deleted or unreadable since it was indexed: nothing to search.
+      const read = await files.read(absolute, MAX_FILE_BYTES);
+      if (!read.ok) {
+        skipped.add(info.file, read.reason, read.message);
+        continue;
       }
+      const text = looksBinary(read.bytes) ? null : read.bytes.toString('utf8');
+      cache.set(info.file, key, text);
+      out[i] = text;
+      if (text === null) skipped.add(info.file, 'binary', BINARY);
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, infos.length) }, worker));
   return out;
+}
+
+const BINARY = 'looks binary (a NUL byte in its first 8 KB); not searched';
+const SKIPPED_LISTED = 20;
+
+type SkipReason = NonNullable<StatementsResponse['skippedFiles']>[number]['reason'];
+
+/** The files in scope whose text was not searched: counted, the first few named with why. */
+class SkippedFiles {
+  count = 0;
+  readonly listed: NonNullable<StatementsResponse['skippedFiles']> = [];
+
+  add(file: string, reason: SkipReason, message: string): void {
+    this.count++;
+    if (this.listed.length < SKIPPED_LISTED) this.listed.push({ file, reason, message: `'${file}' ${message}` });
+  }
 }
 
 /** Indices of the texts that can hold a match. */

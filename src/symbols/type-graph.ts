@@ -5,7 +5,6 @@
  * where not), and a type's bases resolved through the index. One TypeGraph per request: it caches what
  * it read (files' imports, types by name, server answers) and counts the server requests it made.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   ImplementationRequest, TypeHierarchyPrepareRequest, TypeHierarchySubtypesRequest, TypeHierarchySupertypesRequest,
@@ -336,7 +335,7 @@ export class TypeGraph {
   private importsOf(symbol: StoredSymbol): Promise<FileImports> {
     let imports = this.imports.get(symbol.file);
     if (!imports) {
-      imports = readFile(this.absoluteOf(symbol.file), 'utf8').then((text) => parseImports(symbol.language, text), () => parseImports(symbol.language, ''));
+      imports = this.services.workspace.files.text(this.absoluteOf(symbol.file)).then((text) => parseImports(symbol.language, text ?? ''));
       this.imports.set(symbol.file, imports);
     }
     return imports;

@@ -21,7 +21,7 @@ import { classifyPositions, sharedTrees as trees, type UsageKind } from '../synt
 import type { WorkspaceFile } from '../workspace.js';
 import { elapsedMs } from './elapsed.js';
 import { listEnvelope } from './envelope.js';
-import { decode, fileContents } from './file-contents.js';
+import { decode } from '../files.js';
 import { resolveOne, type ResolvedSymbol } from './resolve-symbol.js';
 import { checkLimit, toIndexSymbol } from './search.js';
 
@@ -168,7 +168,7 @@ async function syntactic(services: Services, symbol: StoredSymbol, userOnly: boo
   for (let i = 0; i < files.length; i++) {
     const stored = files[i];
     const absolute = path.isAbsolute(stored) ? stored : path.join(root, stored);
-    const bytes = fileContents.cached(absolute);
+    const bytes = services.workspace.files.cached(absolute);
     if (bytes) scan(stored, absolute, bytes);
     else misses.push({ stored, absolute });
     // Stats and scans are synchronous: let other requests in now and then.
@@ -182,7 +182,7 @@ async function syntactic(services: Services, symbol: StoredSymbol, userOnly: boo
     while (next < misses.length) {
       if (signal?.aborted) throw cancelled();
       const { stored, absolute } = misses[next++];
-      scan(stored, absolute, await fileContents.read(absolute));
+      scan(stored, absolute, await services.workspace.files.bytes(absolute));
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, misses.length) }, worker));
@@ -228,9 +228,9 @@ async function describe(services: Services, page: Hit[], contextLines: number): 
   const described = new Map<Hit, Usage>();
   await Promise.all([...byFile.values()].map(async (hits) => {
     const { file, absolute, external } = hits[0];
-    const [text, symbols] = await Promise.all([fileContents.text(absolute), services.index.reader.symbolsInFile(file)]);
+    const [text, symbols] = await Promise.all([services.workspace.files.text(absolute), services.index.reader.symbolsInFile(file)]);
     const lines = text?.split(/\r?\n/) ?? [];
-    const kinds = text !== undefined ? await usageKinds(absolute, file, text, hits) : hits.map((): UsageKind => 'other');
+    const kinds = text !== undefined ? await usageKinds(services.workspace.files.stamp(absolute), file, text, hits) : hits.map((): UsageKind => 'other');
     hits.forEach((hit, i) => {
       const usage: Usage = {
         file,
@@ -248,10 +248,10 @@ async function describe(services: Services, page: Hit[], contextLines: number): 
   return page.map((hit) => described.get(hit)!);
 }
 
-async function usageKinds(absolute: string, stored: string, text: string, hits: Hit[]): Promise<UsageKind[]> {
+async function usageKinds(stamp: string, stored: string, text: string, hits: Hit[]): Promise<UsageKind[]> {
   const language = languageOfPath(stored);
   if (!language) return hits.map(() => 'other');
-  const tree = await trees.get(`${absolute}\u0000${fileContents.stamp(absolute)}`, language.syntax, () => text);
+  const tree = await trees.get(stamp, language.syntax, () => text);
   return tree ? classifyPositions(tree, hits) : hits.map(() => 'other');
 }
 

@@ -35,6 +35,7 @@ t.test('documents past maxOpenDocuments are closed least recently used first, an
     command: resolveCommand(language.command)!,
     args: language.args,
     root: workspace.root,
+    files: workspace.files,
     requestTimeoutMs: 30000,
     startTimeoutMs: 30000,
     maxInFlight: 1,

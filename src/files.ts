@@ -1,0 +1,182 @@
+/**
+ * Every read of a file's content goes through here: snippets, bodies, usage lines, statements,
+ * outlines, signatures, the imports a base is resolved by, the text a language server is sent.
+ *
+ * One containment check, on the real path, at read time: the path is resolved (symlinks and `..`),
+ * the result must lie in the workspace root or an extra root, and must be a regular file; the file is
+ * then opened by that real path with O_NOFOLLOW, so a link put in its place after the check is not
+ * followed either. A path a language server reports outside the roots is named by the caller, never read.
+ *
+ * Contents are kept in a bounded LRU of raw bytes keyed by the real path, each entry checked against
+ * the file's size and mtime before use (the containment check's own stat), so an edited file is read
+ * again. Reading Go's std (5,500 files, 63 MB) from the page cache takes about a second; from here, the
+ * checks and a byte search take a few tens of milliseconds.
+ */
+import { constants, realpathSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+
+/** Why a file's content was not read. */
+export type RefusalReason = 'outside_root' | 'not_found' | 'not_a_file' | 'too_large' | 'binary' | 'unreadable';
+
+export type FileAccess =
+  | { ok: true; real: string; size: number; mtimeMs: number }
+  | { ok: false; reason: RefusalReason; message: string };
+
+export type FileRead = { ok: true; bytes: Buffer; real: string } | { ok: false; reason: RefusalReason; message: string };
+
+/** Files above this are not read for a snippet, a line of text or a server (generated code or data). */
+export const READ_BYTES_MAX = 16 * 1024 * 1024;
+/** Files above this are not kept in memory; read each time. */
+const CACHED_FILE_BYTES_MAX = 4 * 1024 * 1024;
+
+interface Entry {
+  bytes: Buffer;
+  size: number;
+  mtimeMs: number;
+}
+
+/** The process's file bytes, keyed by real path (every workspace's; a FileReader checks before it looks). */
+class ContentCache {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+
+  constructor(private readonly capacityBytes: number) {}
+
+  get(real: string, size: number, mtimeMs: number): Buffer | undefined {
+    const entry = this.entries.get(real);
+    if (!entry) return undefined;
+    if (entry.size !== size || entry.mtimeMs !== mtimeMs) {
+      this.forget(real);
+      return undefined;
+    }
+    // Most recently used last.
+    this.entries.delete(real);
+    this.entries.set(real, entry);
+    return entry.bytes;
+  }
+
+  set(real: string, entry: Entry): void {
+    if (entry.bytes.length > CACHED_FILE_BYTES_MAX) return;
+    this.forget(real);
+    this.entries.set(real, entry);
+    this.bytes += entry.bytes.length;
+    while (this.bytes > this.capacityBytes) this.forget(this.entries.keys().next().value as string);
+  }
+
+  private forget(real: string): void {
+    const entry = this.entries.get(real);
+    if (!entry) return;
+    this.entries.delete(real);
+    this.bytes -= entry.bytes.length;
+  }
+}
+
+const sharedCache = new ContentCache(160 * 1024 * 1024);
+
+/** Reads files of one workspace: inside its root or one of its extra roots (real paths), nothing else. */
+export class FileReader {
+  /** `allowed` says whether a real path lies in the workspace root or an extra root. */
+  constructor(private readonly allowed: (real: string) => boolean) {}
+
+  /** The containment check alone: where the path really leads, and whether it may be read. */
+  check(absolute: string): FileAccess {
+    if (absolute.includes('\0')) return refuse('not_found', 'is not a valid path');
+    let real: string;
+    try {
+      real = realpathSync.native(absolute);
+    } catch {
+      return refuse('not_found', 'does not exist (changed or removed since it was indexed)');
+    }
+    if (!this.allowed(real)) return refuse('outside_root', 'leads outside the workspace root and its extra roots; not read');
+    let stats;
+    try {
+      stats = statSync(real);
+    } catch {
+      return refuse('not_found', 'does not exist (changed or removed since it was indexed)');
+    }
+    if (!stats.isFile()) return refuse('not_a_file', 'is not a regular file; not read');
+    return { ok: true, real, size: stats.size, mtimeMs: stats.mtimeMs };
+  }
+
+  /** The file's bytes, after the check; from memory while the file is unchanged. */
+  async read(absolute: string, maxBytes = READ_BYTES_MAX): Promise<FileRead> {
+    const access = this.check(absolute);
+    if (!access.ok) return access;
+    if (access.size > maxBytes) return tooLarge(maxBytes);
+    const cached = sharedCache.get(access.real, access.size, access.mtimeMs);
+    if (cached) return { ok: true, bytes: cached, real: access.real };
+    let handle;
+    try {
+      handle = await open(access.real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch {
+      return refuse('unreadable', 'could not be opened (replaced by a link, or no permission); not read');
+    }
+    try {
+      const stats = await handle.stat();
+      if (!stats.isFile()) return refuse('not_a_file', 'is not a regular file; not read');
+      if (stats.size > maxBytes) return tooLarge(maxBytes);
+      const bytes = await handle.readFile();
+      sharedCache.set(access.real, { bytes, size: stats.size, mtimeMs: stats.mtimeMs });
+      return { ok: true, bytes, real: access.real };
+    } catch {
+      return refuse('unreadable', 'could not be read');
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+  }
+
+  /** The bytes kept in memory for the file when it is unchanged and still readable; undefined otherwise (no read). */
+  cached(absolute: string): Buffer | undefined {
+    const access = this.check(absolute);
+    return access.ok ? sharedCache.get(access.real, access.size, access.mtimeMs) : undefined;
+  }
+
+  /** The file's bytes, or undefined when they may not or cannot be read. */
+  async bytes(absolute: string, maxBytes = READ_BYTES_MAX): Promise<Buffer | undefined> {
+    const read = await this.read(absolute, maxBytes);
+    return read.ok ? read.bytes : undefined;
+  }
+
+  /** The file's text (UTF-8, without a byte-order mark), or undefined when it may not or cannot be read. */
+  async text(absolute: string, maxBytes = READ_BYTES_MAX): Promise<string | undefined> {
+    const bytes = await this.bytes(absolute, maxBytes);
+    return bytes === undefined ? undefined : decode(bytes);
+  }
+
+  /** The file's text, or why it was not read (binary files included: a NUL in the first 8 KB). */
+  async textOrReason(absolute: string, maxBytes = READ_BYTES_MAX): Promise<{ ok: true; text: string } | { ok: false; reason: RefusalReason; message: string }> {
+    const read = await this.read(absolute, maxBytes);
+    if (!read.ok) return read;
+    if (looksBinary(read.bytes)) return refuse('binary', 'looks binary (a NUL byte in its first 8 KB); not read');
+    return { ok: true, text: decode(read.bytes) };
+  }
+
+  /** A version stamp for caches keyed on content (size and mtime of the real file); '' when it may not be read. */
+  stamp(absolute: string): string {
+    const access = this.check(absolute);
+    return access.ok ? `${access.real}:${access.size}:${access.mtimeMs}` : '';
+  }
+}
+
+export function decode(bytes: Buffer): string {
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** A NUL byte in the first 8 KB: not source text. */
+export function looksBinary(bytes: Buffer): boolean {
+  return bytes.subarray(0, 8192).includes(0);
+}
+
+/** `message` says what is wrong with the file without naming it: the caller names it as its answer does. */
+function refuse(reason: RefusalReason, message: string): { ok: false; reason: RefusalReason; message: string } {
+  return { ok: false, reason, message };
+}
+
+function tooLarge(maxBytes: number): { ok: false; reason: RefusalReason; message: string } {
+  return refuse('too_large', `is larger than ${formatMb(maxBytes)}; not read`);
+}
+
+function formatMb(bytes: number): string {
+  return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+}

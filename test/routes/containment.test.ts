@@ -1,0 +1,119 @@
+/**
+ * No read outside the workspace root, on any path (hardening issue, items 1, 2 and 8): a workspace file
+ * that is a symlink to /etc/passwd, an indexed file replaced by such a link, a file over the size cap,
+ * a FIFO. On copies of flask, as a user's checkout would hold them.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import t from 'tap';
+import { FLASK, getJson, startApp, tempDir } from '../helpers.js';
+import { eventually, indexReady } from '../index/helpers.js';
+
+const PASSWD = '/etc/passwd';
+/** What any line of /etc/passwd holds and no flask source does. */
+const PASSWD_TEXT = /root:x:0:0|\/usr\/sbin\/nologin|\/bin\/(ba)?sh$/m;
+
+function flaskCopy(dir: string): string {
+  const root = path.join(dir, 'ws');
+  mkdirSync(root);
+  cpSync(FLASK, path.join(root, 'flask'), { recursive: true, filter: (src) => !src.includes('__pycache__') });
+  return root;
+}
+
+const SWAPPED = [
+  'def swap_target_function(value):',
+  '    """Replaced by a link to /etc/passwd in the test."""',
+  '    return value + swap_marker_7731',
+  '',
+].join('\n');
+
+t.test('a symlink to /etc/passwd inside the workspace is never read', async (t) => {
+  const root = flaskCopy(tempDir(t));
+  symlinkSync(PASSWD, path.join(root, 'passwd_link.py'));
+  writeFileSync(path.join(root, 'uses_link.py'), 'from passwd_link import root\n\nprint(root)\n');
+  writeFileSync(path.join(root, 'swap_me.py'), SWAPPED);
+  const app = await startApp(t, root, { index: { watch: true } });
+  await indexReady(app);
+
+  t.test('/symbols/resolve at the import names the target and does not read it', async (t) => {
+    const { status, body } = await getJson(app, '/symbols/resolve?file=uses_link.py&line=1&column=25&context_lines=3');
+    t.not(status, 500);
+    t.notMatch(JSON.stringify(body), PASSWD_TEXT, 'no line of /etc/passwd in the answer');
+    if (status === 200 && body.target) {
+      t.equal(body.target.text, '', 'the target is named, its line not read');
+      t.notOk(body.symbol, 'and no symbol comes from a file outside the root');
+    }
+    const line3 = await getJson(app, '/symbols/resolve?file=uses_link.py&line=3&column=7&context_lines=3');
+    t.notMatch(JSON.stringify(line3.body), PASSWD_TEXT, 'nor at a use of the imported name');
+  });
+
+  t.test('/outline and /children on the link are refused', async (t) => {
+    for (const url of ['/outline?file=passwd_link.py', '/children?file=passwd_link.py&line=1&column=1', '/statements?file=passwd_link.py&query=root']) {
+      const { status, body } = await getJson(app, url);
+      t.equal(status, 400, url);
+      t.equal(body.error.code, 'path_outside_root', url);
+      t.notMatch(JSON.stringify(body), PASSWD_TEXT);
+    }
+  });
+
+  t.test('an indexed file replaced by a link leaves the index', async (t) => {
+    const before = await getJson(app, '/symbols?query=swap_target_function&match=exact');
+    t.equal(before.status, 200, 'indexed before the swap');
+    rmSync(path.join(root, 'swap_me.py'));
+    symlinkSync(PASSWD, path.join(root, 'swap_me.py'));
+    await eventually(async () => (await getJson(app, '/symbols?query=swap_target_function&match=exact')).status === 404);
+    const statements = await getJson(app, '/statements?query=nologin');
+    t.equal(statements.status, 200);
+    t.equal(statements.body.totalMatches, 0, 'no statement of /etc/passwd');
+    t.notMatch(JSON.stringify(statements.body), PASSWD_TEXT);
+    const status = await getJson(app, '/status');
+    t.equal(status.body.index.filesIndexed, status.body.index.filesTotal, 'the counts agree after the removal');
+  });
+});
+
+t.test('reads check containment at read time, before the watcher has caught up', async (t) => {
+  const root = flaskCopy(tempDir(t));
+  writeFileSync(path.join(root, 'swap_me.py'), SWAPPED);
+  writeFileSync(path.join(root, 'big.py'), `# generated\n${'x = 1\n'.repeat(2 * 1024 * 1024)}`);
+  execFileSync('mkfifo', [path.join(root, 'fifo.py')]);
+  // No watcher: the index still holds swap_me.py as it was when the link replaces it.
+  const app = await startApp(t, root, { index: { watch: false } });
+  await indexReady(app);
+  t.equal((await getJson(app, '/statements?query=swap_marker_7731')).body.totalMatches, 1, 'searched before the swap');
+  rmSync(path.join(root, 'swap_me.py'));
+  symlinkSync(PASSWD, path.join(root, 'swap_me.py'));
+
+  t.test('statements name the file they did not read, and why', async (t) => {
+    const { status, body } = await getJson(app, '/statements?query=nologin');
+    t.equal(status, 200);
+    t.equal(body.totalMatches, 0, 'no line of /etc/passwd');
+    t.notMatch(JSON.stringify(body), PASSWD_TEXT);
+    t.match(body.skippedFiles.filter((skip: { file: string }) => skip.file === 'swap_me.py'), [{ file: 'swap_me.py', reason: 'outside_root', message: /outside the workspace root/ }]);
+    const cached = await getJson(app, '/statements?query=swap_marker_7731');
+    t.equal(cached.body.totalMatches, 0, 'the text searched before is not answered from memory either');
+  });
+
+  t.test('declaration snippets do not read through the link', async (t) => {
+    const { status, body } = await getJson(app, '/symbols/declaration?symbol=swap_target_function&context_lines=5&include_body=true');
+    t.equal(status, 200, 'the index still names the symbol');
+    t.notMatch(JSON.stringify(body), PASSWD_TEXT, 'but shows nothing of /etc/passwd');
+  });
+
+  t.test('a file over the size cap is named with its reason', async (t) => {
+    const { status, body } = await getJson(app, '/statements?file=big.py&query=x');
+    t.equal(status, 200);
+    t.equal(body.totalMatches, 0);
+    t.equal(body.filesSkipped, 1);
+    t.match(body.skippedFiles, [{ file: 'big.py', reason: 'too_large', message: /larger than 4 MB/ }]);
+    const markdown = await app.inject({ url: '/statements?file=big.py&query=x&format=markdown' });
+    t.match(markdown.body, /1 file not searched: big\.py \(too large\)/);
+  });
+
+  t.test('a FIFO is not called a directory', async (t) => {
+    const { status, body } = await getJson(app, '/outline?file=fifo.py');
+    t.equal(status, 400);
+    t.match(body.error.message, /'file' must name a regular file.*not one/);
+    t.notMatch(body.error.message, /directory/);
+  });
+});
