@@ -182,11 +182,18 @@ async function syntactic(services: Services, symbol: StoredSymbol, userOnly: boo
     while (next < misses.length) {
       if (signal?.aborted) throw cancelled();
       const { stored, absolute } = misses[next++];
-      scan(stored, absolute, await services.workspace.files.bytes(absolute));
+      const read = await services.workspace.files.read(absolute);
+      if (read.ok) scan(stored, absolute, read.bytes);
+      else if (read.reason !== 'not_found') unread.push(`${stored} (${read.message})`);
     }
   };
+  // Files that could not be read (too large, a link leading out of the workspace) are said, not dropped silently.
+  const unread: string[] = [];
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, misses.length) }, worker));
-  return { hits, source: 'index', precision: 'syntactic', reason, filesScanned: files.length, droppedIgnored: 0 };
+  const partial = unread.length > 0
+    ? { reason: `${unread.length} file${unread.length === 1 ? ' was' : 's were'} not read: ${unread.sort().slice(0, 5).join('; ')}${unread.length > 5 ? '; ...' : ''}` }
+    : undefined;
+  return { hits, source: 'index', precision: 'syntactic', reason, ...(partial ? { partial } : {}), filesScanned: files.length, droppedIgnored: 0 };
 }
 
 function cancelled(): PlumbError {

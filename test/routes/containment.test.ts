@@ -77,6 +77,10 @@ t.test('reads check containment at read time, before the watcher has caught up',
   writeFileSync(path.join(root, 'swap_me.py'), SWAPPED);
   writeFileSync(path.join(root, 'big.py'), `# generated\n${'x = 1\n'.repeat(2 * 1024 * 1024)}`);
   execFileSync('mkfifo', [path.join(root, 'fifo.py')]);
+  // Rust has no server here: its usages are the syntactic scan, which reads every Rust file.
+  writeFileSync(path.join(root, 'lib.rs'), 'pub fn rust_marker_fn() -> u32 {\n    7\n}\n');
+  writeFileSync(path.join(root, 'main.rs'), 'fn main() {\n    let _ = rust_marker_fn();\n}\n');
+  writeFileSync(path.join(root, 'huge.rs'), `// rust_marker_fn\n${'const X: u32 = 1;\n'.repeat(1024 * 1024)}`);
   // No watcher: the index still holds swap_me.py as it was when the link replaces it.
   const app = await startApp(t, root, { index: { watch: false } });
   await indexReady(app);
@@ -108,6 +112,15 @@ t.test('reads check containment at read time, before the watcher has caught up',
     t.match(body.skippedFiles, [{ file: 'big.py', reason: 'too_large', message: /larger than 4 MB/ }]);
     const markdown = await app.inject({ url: '/statements?file=big.py&query=x&format=markdown' });
     t.match(markdown.body, /1 file not searched: big\.py \(too large\)/);
+  });
+
+  t.test('syntactic usages say which files they could not read', async (t) => {
+    const { status, body } = await getJson(app, '/symbols/usages?symbol=rust_marker_fn');
+    t.equal(status, 200);
+    t.equal(body.precision, 'syntactic');
+    t.match(body.results, [{ file: 'main.rs', line: 2 }], 'the readable use is found');
+    t.equal(body.partial, true, 'partial: a file was not read');
+    t.match(body.reason, /1 file was not read: huge\.rs \(is larger than 16 MB; not read\)/);
   });
 
   t.test('a FIFO is not called a directory', async (t) => {
