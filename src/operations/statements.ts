@@ -22,7 +22,7 @@ export const statementsOperation = defineOperation({
       GRAMMAR,
       'Narrow with file, package, language, or symbol/id (a method, function or class, resolved as the navigation endpoints resolve names; every definition of the name is searched, up to 50; with a symbol a path starts at it: `/if` its direct ifs).',
       'Each result: id, path (`/package/file-in-package/Class/method/if[1]/expression[2]`), type {node, short}, depth (0 = a direct statement of the enclosing method/function/lambda body; each enclosing statement adds one), file, line, column, code (cut at max_code_chars, then truncated: true).',
-      'Only files whose text can match are parsed; trees are cached. Past a full page the count stops after 1,000 more matches or 250 ms (countsCapped: totalMatches is a lower bound). A regex running longer than 3 s is stopped with a 400.',
+      'Only files whose text can match are parsed; trees are cached. Past a full page the count stops after 1,000 more matches or 250 ms (countsCapped: totalMatches is a lower bound). A regex running longer than 3 s is stopped with a 400, and only that query fails: each regex query runs on a worker thread of its own from a small pool; one that waits more than 6 s in all for a free worker, while other queries hold them all, is a 503 with Retry-After.',
     ].join(' '),
     tags: ['statements'],
     errors: [400, 404, 409],

@@ -21,7 +21,7 @@ import type { Services } from '../services.js';
 import { languageById, languageOfPath } from '../languages/index.js';
 import { evaluatePath, type PathContext } from '../syntax/statements/evaluate.js';
 import { parsePath, PathSyntaxError, requiredTexts, type PathQuery } from '../syntax/statements/path-query.js';
-import { regexHits, RegexTimeoutError } from '../syntax/statements/regex-runner.js';
+import { RegexBudget, RegexBusyError, RegexCancelledError, regexHits, RegexTimeoutError } from '../syntax/statements/regex-runner.js';
 import { STRUCTURE_SHORTS, type StatementFile, type StatementNode } from '../syntax/statements/types.js';
 import { hasStatements, parseStatements } from '../syntax/statements/walker.js';
 import { STATEMENTS_LIMIT_DEFAULT, STATEMENTS_LIMIT_MAX, type StatementResult, type StatementsQuery, type StatementsResponse } from '../../schemas/statements.js';
@@ -85,6 +85,8 @@ export async function searchStatements(services: Services, input: StatementsQuer
   const query = input.query ?? '';
   if (query.trim() === '') throw new PlumbError('invalid_parameter', 'Search query must not be empty', { details: { parameter: 'query' } });
   const matcher = compileMatcher(type, query, input.ignore_case === true);
+  // One budget for the query's regex jobs: each job's time limit, and the waiting for a regex worker they may do in all.
+  const regex = new RegexBudget(settings.regexTimeoutMs, signal);
 
   const { scopes, symbols } = await scopeFiles(services, input);
   const caches = cachesOf(services);
@@ -103,7 +105,7 @@ export async function searchStatements(services: Services, input: StatementsQuer
     const texts = await readTexts(services, caches.texts, batch.map((scope) => scope.info), skipped);
     signal?.throwIfAborted();
     filesSearched += batch.length;
-    const candidates = await filterTexts(matcher, texts, settings.regexTimeoutMs);
+    const candidates = await filterTexts(matcher, texts, regex);
     for (const i of candidates) {
       const scope = batch[i];
       const text = texts[i]!;
@@ -111,7 +113,7 @@ export async function searchStatements(services: Services, input: StatementsQuer
       filesParsed++;
       if (!tree) continue;
       if (tree.incomplete) incomplete.add(scope.info.file);
-      for (const node of await matchFile(matcher, tree, scope, settings.regexTimeoutMs)) {
+      for (const node of await matchFile(matcher, tree, scope, regex)) {
         counted.push({ scope, file: tree, node });
         if (counted.length === needed) pageFullAt = performance.now();
       }
@@ -312,7 +314,7 @@ class SkippedFiles {
 }
 
 /** Indices of the texts that can hold a match. */
-async function filterTexts(matcher: Matcher, texts: Array<string | null>, timeoutMs: number): Promise<number[]> {
+async function filterTexts(matcher: Matcher, texts: Array<string | null>, regex: RegexBudget): Promise<number[]> {
   const present: number[] = [];
   for (let i = 0; i < texts.length; i++) if (texts[i] !== null) present.push(i);
   switch (matcher.kind) {
@@ -321,19 +323,28 @@ async function filterTexts(matcher: Matcher, texts: Array<string | null>, timeou
     case 'path':
       return present.filter((i) => matcher.required.every((required) => texts[i]!.includes(required)));
     case 'regex': {
-      const hits = await runRegex(matcher, { op: 'texts', texts: present.map((i) => texts[i]!) }, timeoutMs);
+      const hits = await runRegex(matcher, { op: 'texts', texts: present.map((i) => texts[i]!) }, regex);
       return hits.map((hit) => present[hit]);
     }
   }
 }
 
-async function runRegex(matcher: Extract<Matcher, { kind: 'regex' }>, job: Parameters<typeof regexHits>[2], timeoutMs: number): Promise<number[]> {
+async function runRegex(matcher: Extract<Matcher, { kind: 'regex' }>, job: Parameters<typeof regexHits>[2], regex: RegexBudget): Promise<number[]> {
   try {
-    return await regexHits(matcher.source, matcher.flags, job, timeoutMs);
+    return await regexHits(matcher.source, matcher.flags, job, regex);
   } catch (error) {
     if (error instanceof RegexTimeoutError) {
-      throw invalidParameter('query', `ran for more than ${timeoutMs} ms and was stopped: the regular expression backtracks too much (nested quantifiers such as (a+)+ or (\\w+\\s?)*); simplify it or narrow the search with file, package or symbol`);
+      throw invalidParameter('query', `ran for more than ${error.timeoutMs} ms and was stopped: the regular expression backtracks too much (nested quantifiers such as (a+)+ or (\\w+\\s?)*); simplify it or narrow the search with file, package or symbol`);
     }
+    if (error instanceof RegexBusyError) {
+      // Other queries held every worker for their whole time limits (a flood of catastrophic expressions): not this query's fault.
+      const retryAfter = Math.max(1, Math.ceil(regex.timeoutMs / 1000));
+      throw new PlumbError('server_unavailable', `The ${error.workers} regular expression workers were all busy with other queries while this one waited more than ${error.maxWaitMs} ms (twice the time limit, statements.regexTimeoutMs); retry in ${retryAfter} s`, {
+        retryAfter,
+        details: { workers: error.workers, waitedMs: error.waitedMs },
+      });
+    }
+    if (error instanceof RegexCancelledError) throw new PlumbError('request_cancelled', `The regular expression query was cancelled: the caller went away`, { details: { cancelled: true } });
     throw invalidParameter('query', `could not be run as a regular expression: ${(error as Error).message}`);
   }
 }
@@ -361,7 +372,7 @@ function stripBom(text: string): string {
 }
 
 /** The file's matches in document order (parents before children), inside the scope's symbols when it has them. */
-async function matchFile(matcher: Matcher, file: StatementFile, scope: FileScope, timeoutMs: number): Promise<StatementNode[]> {
+async function matchFile(matcher: Matcher, file: StatementFile, scope: FileScope, regex: RegexBudget): Promise<StatementNode[]> {
   const spans = scope.ranges ? symbolSpans(file, scope.ranges.map((r) => r.symbol)) : undefined;
   const inScope = (node: StatementNode): boolean => !spans || spans.some(([start, end]) => node.start >= start && node.end <= end && !(node.start === start && node.end === end && STRUCTURE_SHORTS.has(node.short)));
 
@@ -392,7 +403,7 @@ async function matchFile(matcher: Matcher, file: StatementFile, scope: FileScope
     });
   }
   if (statements.length === 0) return [];
-  const hits = await runRegex(matcher, { op: 'spans', text: file.source, starts: statements.map((n) => n.start), ends: statements.map((n) => n.end) }, timeoutMs);
+  const hits = await runRegex(matcher, { op: 'spans', text: file.source, starts: statements.map((n) => n.start), ends: statements.map((n) => n.end) }, regex);
   return hits.map((i) => statements[i]);
 }
 
