@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListToolsRequestSchema, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { TSchema } from 'typebox';
 import type { Services } from '../services.js';
 import { VERSION } from '../version.js';
@@ -35,12 +35,41 @@ export function createMcpServer(services: Services, options: McpServerOptions = 
     { capabilities: { tools: { listChanged: false } }, instructions: instructions(tools) },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-    const tool = byName.get(request.params.name);
+  // tools/call is read here rather than through setRequestHandler(CallToolRequestSchema): the SDK parses a handler's
+  // request before any handler runs and answers a mistyped `arguments` (a string, an array, null) with its schema
+  // library's dump as an internal error (-32603); a client's mistake is invalid params (-32602) saying what is allowed.
+  server.fallbackRequestHandler = async (request, extra) => {
+    if (request.method !== 'tools/call') throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
+    const params = callParams(request.params);
+    const tool = byName.get(params.name);
     if (!tool) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${request.params.name}'; tools/list has: ${tools.map((t) => t.name).join(', ')}`);
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${params.name}'; tools/list has: ${tools.map((t) => t.name).join(', ')}`);
     }
-    return callTool(tool, services, request.params.arguments, extra.signal);
-  });
+    return callTool(tool, services, params.arguments, extra.signal);
+  };
   return server;
+}
+
+/** tools/call's params as plumb reads them, or invalid params (-32602) naming the field and what it may be. */
+function callParams(params: unknown): { name: string; arguments?: Record<string, unknown> } {
+  if (!isObject(params)) {
+    throw new McpError(ErrorCode.InvalidParams, `tools/call 'params' must be an object with the tool's 'name' and its 'arguments'; got ${kindOf(params)}`);
+  }
+  const { name, arguments: args } = params;
+  if (typeof name !== 'string') throw new McpError(ErrorCode.InvalidParams, `tools/call 'name' must be a string, the name of a tool tools/list gives; got ${kindOf(name)}`);
+  if (args !== undefined && !isObject(args)) {
+    throw new McpError(ErrorCode.InvalidParams, `tools/call 'arguments' must be an object of the tool's parameters by name, such as {"query": "Flask"} (its inputSchema in tools/list), or left out; got ${kindOf(args)}`);
+  }
+  return { name, arguments: args };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

@@ -2,6 +2,7 @@ import t from 'tap';
 import { FLASK, RXJS_SRC, getJson, startApp, tempDir } from '../helpers.js';
 import { call, connectHttp, textOf } from './helpers.js';
 import { TOOLS } from '../../src/mcp/tools.js';
+import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 interface Node { name: string; kind: string; line: number; children: Node[]; symbolContent?: string }
 
@@ -94,6 +95,25 @@ t.test('bad calls are tool errors with the message the HTTP route gives', async 
     t.equal(result.content[0]?.type === 'text' ? result.content[0].text : undefined, http.body.error.message, `same message: ${http.body.error.message}`);
   }
   await t.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }), /Unknown tool 'no_such_tool'/);
+});
+
+t.test('tools/call whose arguments is not an object is a JSON-RPC invalid params error (-32602) naming arguments', async (t) => {
+  const app = await startApp(t, FLASK);
+  const { client } = await connectHttp(t, app);
+  for (const args of ['x', [1], 5, null, true]) {
+    const call = client.request({ method: 'tools/call', params: { name: 'search_symbols', arguments: args as never } }, CallToolResultSchema);
+    const error = await call.then(() => undefined, (caught: unknown) => caught);
+    t.ok(error instanceof McpError, `arguments ${JSON.stringify(args)}: a JSON-RPC error`);
+    t.equal((error as McpError).code, ErrorCode.InvalidParams, `arguments ${JSON.stringify(args)}: -32602, not -32603`);
+    t.match((error as McpError).message, /'arguments' must be an object .*got (a string|an array|a number|null|a boolean)/, (error as McpError).message);
+  }
+  const omitted = await client.request({ method: 'tools/call', params: { name: 'symbol_outline' } }, CallToolResultSchema);
+  t.equal(omitted.isError, true, 'arguments left out: the tool says what it needs');
+  t.match(omitted.content[0], { type: 'text', text: /^Parameter 'file' is required/ });
+  const fine = await client.request({ method: 'tools/call', params: { name: 'search_symbols', arguments: { query: 'Flask' } } }, CallToolResultSchema);
+  t.notOk(fine.isError, 'an object still works');
+  const unknown = await client.request({ method: 'tools/nope', params: {} }, CallToolResultSchema).then(() => undefined, (caught: unknown) => caught);
+  t.equal((unknown as McpError).code, ErrorCode.MethodNotFound, 'another method is still not found (-32601)');
 });
 
 t.test('sessions: a request without a session or with an ended one is refused; DELETE ends a session', async (t) => {

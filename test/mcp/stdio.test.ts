@@ -6,6 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { FLASK, REPO, RXJS_SRC, tempDir } from '../helpers.js';
 import { call, textOf } from './helpers.js';
 import { TOOLS } from '../../src/mcp/tools.js';
+import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 /** `plumb mcp ROOT` as a client would start it, from the sources. */
 async function connectStdio(t: Parameters<typeof tempDir>[0] & { teardown(fn: () => Promise<void> | void): void }, root: string): Promise<{ client: Client; stderr: () => string }> {
@@ -42,6 +43,12 @@ t.test('plumb mcp ROOT over stdio: the same tools, real answers on flask', async
   const bad = await call(client, 'symbol_outline', { file: '/etc/passwd' });
   t.equal(bad.isError, true);
   t.match(textOf(bad), /^Parameter 'file'.*outside the workspace root/);
+
+  for (const args of ['x', [1], 5]) {
+    const error = await client.request({ method: 'tools/call', params: { name: 'symbol_outline', arguments: args as never } }, CallToolResultSchema).then(() => undefined, (caught: unknown) => caught);
+    t.ok(error instanceof McpError && error.code === ErrorCode.InvalidParams, `arguments ${JSON.stringify(args)}: invalid params (-32602): ${String(error)}`);
+    t.match(String(error), /'arguments' must be an object/);
+  }
   t.notMatch(stderr(), /"level":(50|60)/, 'no errors logged');
 });
 
