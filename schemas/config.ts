@@ -38,11 +38,18 @@ export const PlumbConfig = Type.Object(
     }),
     lsp: Type.Object(
       {
-        requestTimeoutMs: Type.Integer({ minimum: 100, maximum: 600000, default: 30000 }),
+        requestTimeoutMs: Type.Integer({
+          minimum: 100, maximum: 600000, default: 30000,
+          description: 'Time budget of one request to a language server, time spent queued for it included. A server that leaves a request unanswered 1 s past this, hearing nothing from it since, fails new requests at once (503); one silent a whole requestTimeoutMs past it is restarted',
+        }),
         startTimeoutMs: Type.Integer({ minimum: 1000, maximum: 600000, default: 60000 }),
         maxInFlight: Type.Integer({ minimum: 1, maximum: 256, default: 16, description: 'Requests in flight per server process' }),
         maxOpenDocuments: Type.Integer({ minimum: 1, maximum: 10000, default: 64, description: 'Documents kept open per server, least recently used closed first' }),
         maxRestarts: Type.Integer({ minimum: 0, maximum: 1000, default: 5, description: 'Restarts within restartWindowMs before a server is left crashed' }),
+        unhealthyAfter: Type.Integer({
+          minimum: 0, maximum: 1000, default: 3,
+          description: 'Internal errors in a row on one kind of request a server should answer (document symbols, references at an indexed name) that make it unhealthy: it is restarted like a crashed one. 0: never',
+        }),
         restartWindowMs: Type.Integer({ minimum: 1000, default: 300000 }),
         restartBackoffMs: Type.Integer({ minimum: 100, maximum: 60000, default: 500, description: 'Wait before the first restart after a crash; doubles per crash within restartWindowMs, up to 30 s' }),
       },
@@ -58,7 +65,7 @@ export const PlumbConfig = Type.Object(
     outline: Type.Object(
       {
         maxSymbols: Type.Integer({ minimum: 1, maximum: 1000000, default: 2000, description: 'Symbols /outline and /children return at most; the answer counts the rest (omittedChildren, omittedSymbols)' }),
-        concurrency: Type.Integer({ minimum: 1, maximum: 64, default: 2, description: 'Outlines and children answers built at once; more wait their turn, so memory stays bounded' }),
+        concurrency: Type.Integer({ minimum: 1, maximum: 64, default: 2, description: 'Outlines and children answers built at once per language server; more wait their turn (at most lsp.requestTimeoutMs, counted against the request), so memory stays bounded and one stuck server holds up no other' }),
       },
       { default: {}, additionalProperties: false },
     ),

@@ -3,7 +3,11 @@ import { SERVER_STATES } from '../src/lsp/client.js';
 
 export const ServerState = Type.Enum(
   SERVER_STATES,
-  { description: 'stopped (not started yet: servers start on first need), starting, indexing, ready, crashed' },
+  {
+    description: 'stopped (not started yet: servers start on first need), starting, indexing, ready, '
+      + 'unhealthy (it left a request unanswered past its deadline and has said nothing since, or kept failing one kind of request: requests to it fail at once with 503, and it is restarted; lastError says why), '
+      + 'crashed (restarted after backoff, or left so after lsp.maxRestarts; lastError says why)',
+  },
 );
 
 export const ServerStatus = Type.Object({
@@ -24,7 +28,7 @@ export const ServerStatus = Type.Object({
     rewritten: Type.Optional(Type.Boolean({ description: 'true when the workspace\'s database was copied with absolute paths' })),
     source: Type.Optional(Type.String({ description: 'The workspace\'s own database, when there is one' })),
   })),
-  lastError: Type.Optional(Type.String()),
+  lastError: Type.Optional(Type.String({ description: 'Why the server is unhealthy or crashed' })),
 });
 export type ServerStatus = Static<typeof ServerStatus>;
 

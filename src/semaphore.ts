@@ -10,9 +10,12 @@ export class Semaphore {
 
   constructor(readonly size: number) {}
 
-  /** Runs `work` holding a permit; a caller that goes away while waiting stops waiting. */
-  async run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    await this.acquire(signal);
+  /**
+   * Runs `work` holding a permit; a caller that goes away while waiting stops waiting, and so does one that
+   * waited `limit.timeoutMs` (failing with `limit.timeoutError()`).
+   */
+  async run<T>(work: () => Promise<T>, signal?: AbortSignal, limit?: { timeoutMs: number; timeoutError(): PlumbError }): Promise<T> {
+    await this.acquire(signal, limit);
     try {
       return await work();
     } finally {
@@ -20,24 +23,30 @@ export class Semaphore {
     }
   }
 
-  private acquire(signal?: AbortSignal): Promise<void> {
+  private acquire(signal?: AbortSignal, limit?: { timeoutMs: number; timeoutError(): PlumbError }): Promise<void> {
     if (this.held < this.size) {
       this.held++;
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
       const grant = (): void => {
         signal?.removeEventListener('abort', onAbort);
+        clearTimeout(timer);
         this.held++;
         resolve();
       };
-      const onAbort = (): void => {
+      const leave = (error: PlumbError): void => {
+        signal?.removeEventListener('abort', onAbort);
+        clearTimeout(timer);
         const at = this.waiting.indexOf(grant);
         if (at >= 0) this.waiting.splice(at, 1);
-        reject(new PlumbError('server_timeout', 'The request was cancelled while it waited for other large answers to finish', { details: { cancelled: true } }));
+        reject(error);
       };
+      const onAbort = (): void => leave(new PlumbError('server_timeout', 'The request was cancelled while it waited for other large answers to finish', { details: { cancelled: true } }));
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
+      if (limit) timer = setTimeout(() => leave(limit.timeoutError()), limit.timeoutMs);
       this.waiting.push(grant);
     });
   }
@@ -45,6 +54,30 @@ export class Semaphore {
   private release(): void {
     this.held--;
     this.waiting.shift()?.();
+  }
+}
+
+/**
+ * A Semaphore of `size` permits per key (a language's server): one server's slow answers never hold the permits
+ * another's need. Waiting for a permit counts against the request's time budget: past `timeoutMs` it is a 504.
+ */
+export class KeyedSemaphore {
+  private readonly semaphores = new Map<string, Semaphore>();
+
+  constructor(readonly size: number, private readonly timeoutMs: number) {}
+
+  run<T>(key: string, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    let semaphore = this.semaphores.get(key);
+    if (!semaphore) {
+      semaphore = new Semaphore(this.size);
+      this.semaphores.set(key, semaphore);
+    }
+    return semaphore.run(work, signal, {
+      timeoutMs: this.timeoutMs,
+      timeoutError: () => new PlumbError('server_timeout', `The request waited ${this.timeoutMs} ms (lsp.requestTimeoutMs) for the ${key} server's other outline and children answers to finish (outline.concurrency: ${this.size} at once per server) and was given up`, {
+        details: { language: key, timeoutMs: this.timeoutMs },
+      }),
+    });
   }
 }
 

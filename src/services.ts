@@ -3,7 +3,7 @@ import { cacheDirectory, type PlumbConfig } from './config.js';
 import { Workspace } from './workspace.js';
 import { LspPool } from './lsp/pool.js';
 import { SymbolIndex } from './index/symbol-index.js';
-import { Semaphore } from './semaphore.js';
+import { KeyedSemaphore } from './semaphore.js';
 import { stopRegexRunner } from './syntax/statements/regex-runner.js';
 
 /**
@@ -21,8 +21,11 @@ export interface Services {
   stats: { requestsCancelled: number };
   /** The symbol index (src/index/): its read-only store (`index.reader`) and build progress. */
   index: SymbolIndex;
-  /** Permits for expensive answers (outline, children): outline.concurrency at once, the rest queue. */
-  heavy: Semaphore;
+  /**
+   * Permits for expensive answers (outline, children), per language server: outline.concurrency at once for each,
+   * the rest queue, at most lsp.requestTimeoutMs (the queue's time counts against the request's).
+   */
+  heavy: KeyedSemaphore;
   /** Stops the language servers and the index. */
   close(): Promise<void>;
 }
@@ -50,7 +53,7 @@ export async function createServices(options: CreateServicesOptions): Promise<Se
     index,
     startedAt: Date.now(),
     stats: { requestsCancelled: 0 },
-    heavy: new Semaphore(options.config.outline.concurrency),
+    heavy: new KeyedSemaphore(options.config.outline.concurrency, options.config.lsp.requestTimeoutMs),
     close: async () => {
       await Promise.all([lsp.shutdown(), index.close(), stopRegexRunner()]);
     },

@@ -23,6 +23,7 @@ export function statusMarkdown(status: StatusResponse): string {
     ),
   ];
   for (const server of status.servers) {
+    if (server.lastError) lines.push('', `${server.language} ${server.state}: ${server.lastError}`);
     if (server.compileDatabase) {
       lines.push('', `compile_commands.json for ${server.language}: \`${server.compileDatabase.path}\`${server.compileDatabase.synthesized ? ' (synthesized by plumb)' : ''}`);
     }

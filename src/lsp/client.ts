@@ -2,6 +2,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   DidChangeConfigurationNotification,
+  ErrorCodes,
   InitializedNotification,
   InitializeRequest,
   type InitializeParams,
@@ -11,6 +12,7 @@ import {
   type WorkDoneProgressBegin,
   type WorkDoneProgressEnd,
   type WorkDoneProgressReport,
+  ResponseError,
 } from 'vscode-languageserver-protocol/node.js';
 import type { PlumbError } from '../errors.js';
 import type { LanguageDescriptor } from '../languages/types.js';
@@ -21,11 +23,12 @@ import type { ResolvedCommand } from './command.js';
 import { documentUri, DocumentSync } from './documents.js';
 import { requestCancelled, requestFailure, serverName, serverTimeout, serverUnavailable, type ServerIdentity } from './errors.js';
 import { RequestGate } from './gate.js';
+import { ServerHealth, type HealthCall, type HealthOutcome } from './health.js';
 import { answerServerRequests } from './handlers.js';
 import { ServerProcess, withTimeout } from './process.js';
 
 /** A server's states, as /status reports them (schemas/status.ts takes its enum from here). */
-export const SERVER_STATES = ['stopped', 'starting', 'indexing', 'ready', 'crashed'] as const;
+export const SERVER_STATES = ['stopped', 'starting', 'indexing', 'ready', 'unhealthy', 'crashed'] as const;
 export type ServerState = (typeof SERVER_STATES)[number];
 
 export interface ServerProgress {
@@ -53,6 +56,8 @@ export interface LspClientOptions {
   requestTimeoutMs: number;
   startTimeoutMs: number;
   maxInFlight: number;
+  /** Failures in a row of one kind of request that make the server unhealthy (config lsp.unhealthyAfter, default 3; 0: never). */
+  unhealthyAfter?: number;
   maxOpenDocuments: number;
   logger: LspLogger;
   languageIdOf(file: string): string;
@@ -67,12 +72,20 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Opened (or re-synced when changed on disk) before the request, and kept open while it runs. */
   document?: WorkspaceFile;
+  /** performance.now() when the caller began waiting: the time since (in plumb's queues) counts against the timeout. */
+  since?: number;
+  /** The server should answer this one (a document's symbols, references at a name the index holds): its internal errors count against its health. */
+  expectAnswer?: boolean;
 }
 
 /** The progress entry standing for a project still loading (readiness.loadedLogPattern). */
 const LOADING_TOKEN = '$plumb/loading';
 /** How long a closed pipe waits for the process to report its own exit, whose code says more. */
 const LOST_GRACE_MS = 200;
+/** How long past its deadline a request may stay unanswered (nothing else heard either) before new requests fail at once. */
+const FAIL_FAST_AFTER_MS = 1000;
+/** How long stop() waits for an abandoned (killed) server's exit. */
+const KILL_WAIT_MS = 15_000;
 
 /**
  * One language-server process: JSON-RPC over stdio, documents kept in sync, requests bounded and
@@ -89,6 +102,8 @@ export class LspClient {
   capabilities: InitializeResult['capabilities'] | undefined;
   /** Called once when the process ends without being asked to. */
   onCrash: ((client: LspClient) => void) | undefined;
+  /** Called once when the server is judged unhealthy (see ./health.ts): the pool restarts it. */
+  onUnhealthy: ((client: LspClient, reason: string) => void) | undefined;
   readonly commandLine: string;
   readonly serverName: string;
 
@@ -102,6 +117,8 @@ export class LspClient {
   private loading: { promise: Promise<void>; resolve: () => void } | undefined;
   private readonly documents: DocumentSync;
   private readonly gate: RequestGate;
+  private readonly health: ServerHealth;
+  private unhealthyReported = false;
 
   constructor(private readonly options: LspClientOptions) {
     this.commandLine = [options.command.executable, ...options.command.prefixArgs, ...options.args].join(' ');
@@ -113,6 +130,12 @@ export class LspClient {
     };
     this.serverName = serverName(this.identity);
     this.gate = new RequestGate(options.maxInFlight);
+    this.health = new ServerHealth({
+      unhealthyAfter: options.unhealthyAfter ?? 3,
+      failFastAfterMs: Math.min(FAIL_FAST_AFTER_MS, options.requestTimeoutMs),
+      // Not even the answer to $/cancelRequest a whole timeout after the deadline.
+      wedgedAfterMs: options.requestTimeoutMs,
+    });
     this.documents = new DocumentSync({
       maxOpenDocuments: options.maxOpenDocuments,
       files: options.files,
@@ -141,6 +164,11 @@ export class LspClient {
 
   get running(): boolean {
     return this.state === 'ready' || this.state === 'indexing';
+  }
+
+  /** Why requests to the running server fail at once (it left one unanswered past its deadline and has said nothing since), or undefined. */
+  get failing(): string | undefined {
+    return this.running ? this.health.failFast(performance.now()) : undefined;
   }
 
   get openDocuments(): number {
@@ -242,7 +270,9 @@ export class LspClient {
    */
   request<P, R>(type: ProtocolRequestType<P, R, unknown, unknown, unknown>, params: P, options: RequestOptions = {}): Promise<R> {
     // Until a server has answered once, its answers include loading the project (pyright: 5-20 s for flask), so the start budget applies.
-    const timeoutMs = options.timeoutMs ?? (this.answered ? this.options.requestTimeoutMs : Math.max(this.options.requestTimeoutMs, this.options.startTimeoutMs));
+    const budgetMs = options.timeoutMs ?? (this.answered ? this.options.requestTimeoutMs : Math.max(this.options.requestTimeoutMs, this.options.startTimeoutMs));
+    const now = performance.now();
+    const timeoutMs = Math.round(budgetMs - (options.since !== undefined ? Math.max(0, now - options.since) : 0));
     const method = type.method;
     const document = options.document;
     const uri = document ? documentUri(document) : undefined;
@@ -250,10 +280,18 @@ export class LspClient {
     if (!this.running || !connection) {
       return Promise.reject(this.unavailable(this.state === 'starting' ? 'is still starting' : `is not running (${this.lastError ?? this.state})`));
     }
+    // A server that left a request unanswered and has said nothing since would leave this one waiting a whole timeout too.
+    const stuck = this.health.failFast(now);
+    if (stuck) return Promise.reject(this.unavailable(`${stuck}: requests to it fail at once until it answers or is restarted`));
+    if (timeoutMs <= 0) return Promise.reject(serverTimeout(this.serverName, method, budgetMs, 'spent waiting for other requests to it'));
+    let call: HealthCall | undefined;
     return this.gate.run<R>({
       signal: options.signal,
       timeoutMs,
-      timeoutError: () => serverTimeout(this.serverName, method, timeoutMs),
+      timeoutError: () => {
+        if (call) this.overdue(call);
+        return serverTimeout(this.serverName, method, budgetMs);
+      },
       abortError: () => requestCancelled(method, this.serverName),
       toError: (error) => requestFailure(this.identity, error, method),
       // Only requests holding a slot pin their document; queued ones would keep the LRU from closing anything.
@@ -264,11 +302,56 @@ export class LspClient {
         if (document) await this.documents.sync(document);
         if (ticket.settled) return undefined as R;
         ticket.sent();
-        const value = await connection.sendRequest(type, params, token);
+        const sent = this.health.sent(method, performance.now());
+        call = sent;
+        let value: R;
+        try {
+          value = await connection.sendRequest(type, params, token);
+        } catch (error) {
+          this.judge(sent, outcomeOf(error, options.expectAnswer === true));
+          throw error;
+        }
         this.answered = true;
+        this.judge(sent, 'ok');
         return value;
       },
     });
+  }
+
+  /** Counts an answer (even one nobody waits for any more) towards the server's health; reports it unhealthy once. */
+  private judge(call: HealthCall, outcome: HealthOutcome): void {
+    const verdict = this.health.answered(call, outcome, performance.now());
+    if (verdict) this.reportUnhealthy(verdict);
+  }
+
+  /** A sent request whose caller stopped waiting: if the server stays silent a whole timeout more, it is unhealthy. */
+  private overdue(call: HealthCall): void {
+    this.health.timedOut(call, performance.now());
+    const check = setTimeout(() => {
+      const verdict = this.health.unhealthy(performance.now());
+      if (verdict) this.reportUnhealthy(verdict);
+    }, this.options.requestTimeoutMs + 50);
+    check.unref();
+  }
+
+  private reportUnhealthy(reason: string): void {
+    if (this.unhealthyReported || !this.running) return;
+    this.unhealthyReported = true;
+    this.options.logger.warn({ language: this.options.language.id, pid: this.pid, reason }, 'language server unhealthy');
+    this.onUnhealthy?.(this, reason);
+  }
+
+  /**
+   * Gives up on the server at once: every request fails with `error` and the process is killed (SIGKILL, no
+   * shutdown: an unhealthy server may not answer it). The pool starts another.
+   */
+  abandon(error: PlumbError): void {
+    const server = this.process;
+    if (!server || !this.running) return;
+    this.stopping = true;
+    this.state = 'stopped';
+    this.gate.failAll(error);
+    server.kill();
   }
 
   /** Opens a document (didOpen), or re-sends its text (didChange, version+1) when it changed on disk since. */
@@ -281,6 +364,8 @@ export class LspClient {
     const server = this.process;
     if (!server || this.state === 'stopped' || this.state === 'crashed') {
       this.state = this.state === 'crashed' ? 'crashed' : 'stopped';
+      // An abandoned server was killed without waiting: no process is left behind once stop() returns.
+      await server?.waitForExit(KILL_WAIT_MS);
       return;
     }
     this.stopping = true;
@@ -343,6 +428,14 @@ export class LspClient {
   private unavailable(what: string, cause?: unknown): PlumbError {
     return serverUnavailable(this.identity, what, cause);
   }
+}
+
+/** The server's own internal errors count against it on requests it should answer; nothing else does. */
+function outcomeOf(error: unknown, expectAnswer: boolean): HealthOutcome {
+  if (expectAnswer && error instanceof ResponseError && (error.code === ErrorCodes.InternalError || error.code === ErrorCodes.UnknownErrorCode)) {
+    return { failure: error.message };
+  }
+  return 'neutral';
 }
 
 export { lookupSection } from './handlers.js';

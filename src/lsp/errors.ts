@@ -30,9 +30,10 @@ export function serverUnavailable(identity: ServerIdentity, what: string, cause?
   });
 }
 
-/** 504: no answer within the request's time budget. */
-export function serverTimeout(server: string, method: string, timeoutMs: number): PlumbError {
-  return new PlumbError('server_timeout', `${server} did not answer ${method} within ${timeoutMs} ms`, { details: { method, timeoutMs } });
+/** 504: no answer within the request's time budget (`spent`: where it went, when not on the server's side). */
+export function serverTimeout(server: string, method: string, timeoutMs: number, spent?: string): PlumbError {
+  const message = spent ? `${method} to ${server} ran out of its ${timeoutMs} ms, ${spent}` : `${server} did not answer ${method} within ${timeoutMs} ms`;
+  return new PlumbError('server_timeout', message, { details: { method, timeoutMs } });
 }
 
 /** 499: the caller went away (its abort signal fired); nothing is sent back. */

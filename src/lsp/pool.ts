@@ -39,6 +39,13 @@ export interface PoolRequestOptions {
   signal?: AbortSignal;
   /** Overrides config lsp.requestTimeoutMs for this request. */
   timeoutMs?: number;
+  /**
+   * performance.now() when the caller began waiting (default: when request() is called): time spent since in
+   * queues (a permit for large answers, the server starting, its in-flight bound) counts against the timeout.
+   */
+  since?: number;
+  /** The server should answer this one (a document's symbols, references at a name the index holds): its internal errors count against its health. */
+  expectAnswer?: boolean;
 }
 
 /** Seconds a 503 for a missing server binary tells clients to wait: installing takes a while. */
@@ -61,6 +68,8 @@ interface Slot {
   lastError?: string;
   /** The file of the latest request, reopened first after a restart. */
   lastFile?: WorkspaceFile;
+  /** Why the slot's server was judged unhealthy and killed, until its replacement starts. */
+  unhealthy?: string;
 }
 
 /**
@@ -123,9 +132,10 @@ export class LspPool {
    */
   async request<P, R>(file: WorkspaceFile, type: ProtocolRequestType<P, R, unknown, unknown, unknown>, params: P, options: PoolRequestOptions = {}): Promise<R> {
     const language = this.languageFor(file);
+    const since = options.since ?? performance.now();
     try {
       const client = await this.clientFor(language, file, options.signal);
-      return await client.request(type, params, { signal: options.signal, timeoutMs: options.timeoutMs, document: file });
+      return await client.request(type, params, { signal: options.signal, timeoutMs: options.timeoutMs, document: file, since, expectAnswer: options.expectAnswer });
     } catch (error) {
       throw this.toPlumbError(error, language);
     }
@@ -184,7 +194,20 @@ export class LspPool {
     for (const [languageId, slots] of this.slots) {
       for (const slot of slots) {
         const client = slot.client;
-        const state = client?.running ? client.state : slot.starting ? 'starting' : client && client.state !== 'stopped' ? client.state : slot.gaveUp ? 'crashed' : 'stopped';
+        const failing = client?.failing;
+        const state: ServerState = failing
+          ? 'unhealthy'
+          : client?.running
+            ? client.state
+            : slot.starting
+              ? 'starting'
+              : slot.unhealthy && !slot.gaveUp
+                ? 'unhealthy'
+                : client && client.state !== 'stopped'
+                  ? client.state
+                  : slot.gaveUp
+                    ? 'crashed'
+                    : 'stopped';
         const entry: ServerStatus = {
           language: languageId,
           command: client?.commandLine ?? [commandDisplayName(slot.language.command), ...slot.language.args].join(' '),
@@ -199,7 +222,11 @@ export class LspPool {
           const { path: databasePath, synthesized, rewritten, source } = this.compileDatabase;
           entry.compileDatabase = { path: databasePath, synthesized, rewritten, ...(source ? { source } : {}) };
         }
-        const lastError = client?.state === 'crashed' || slot.gaveUp ? (slot.lastError ?? client?.lastError) : undefined;
+        const lastError = failing
+          ? `${failing}: requests to it fail at once until it answers or is restarted`
+          : state === 'unhealthy'
+            ? `${slot.unhealthy}: it is being restarted`
+            : client?.state === 'crashed' || slot.gaveUp ? (slot.lastError ?? client?.lastError) : undefined;
         if (lastError) entry.lastError = lastError;
         result.push(entry);
       }
@@ -227,14 +254,19 @@ export class LspPool {
 
   private async clientFor(language: LanguageDescriptor, file: WorkspaceFile, signal?: AbortSignal): Promise<LspClient> {
     const slots = this.slots.get(language.id)!;
-    const index = this.nextInstance.get(language.id) ?? 0;
-    this.nextInstance.set(language.id, (index + 1) % slots.length);
+    const next = this.nextInstance.get(language.id) ?? 0;
+    this.nextInstance.set(language.id, (next + 1) % slots.length);
+    // Round robin, passing over an instance that is unhealthy while another is not.
+    const healthy = (slot: Slot): boolean => !slot.unhealthy && !slot.client?.failing;
+    let index = next;
+    for (let step = 0; step < slots.length && !healthy(slots[index]); step++) index = (next + step + 1) % slots.length;
+    if (!healthy(slots[index])) index = next;
     slots[index].lastFile = file;
     return abortable(this.ensure(slots[index], file), signal, language);
   }
 
-  /** The slot's running client, starting it (after any backoff) when it is not. */
-  private async ensure(slot: Slot, firstFile?: WorkspaceFile): Promise<LspClient> {
+  /** The slot's running client, starting it (after any backoff) when it is not; `restart`: the scheduled restart itself. */
+  private async ensure(slot: Slot, firstFile?: WorkspaceFile, restart = false): Promise<LspClient> {
     for (;;) {
       if (this.closed) throw new PlumbError('server_unavailable', `Language server for ${slot.language.name} is not available: plumb is shutting down`, { retryAfter: 5 });
       if (slot.client?.running) return slot.client;
@@ -246,6 +278,13 @@ export class LspPool {
       if (wait > 0) {
         if (slot.gaveUp) {
           throw new PlumbError('server_unavailable', `Language server for ${slot.language.name} crashed ${slot.crashes.length} times in ${Math.round(this.config.lsp.restartWindowMs / 1000)} s (${slot.lastError ?? 'no reason given'}); it will be tried again after ${Math.ceil(wait / 1000)} s`, {
+            retryAfter: Math.ceil(wait / 1000),
+            details: { language: slot.language.id },
+          });
+        }
+        // Killed for not doing its job: answers meanwhile say so (or fall back) instead of waiting for the restart.
+        if (slot.unhealthy && !restart) {
+          throw new PlumbError('server_unavailable', `Language server for ${slot.language.name} is unhealthy (it ${slot.unhealthy}) and is being restarted; retry after ${Math.ceil(wait / 1000)} s`, {
             retryAfter: Math.ceil(wait / 1000),
             details: { language: slot.language.id },
           });
@@ -289,6 +328,7 @@ export class LspPool {
       requestTimeoutMs: lsp.requestTimeoutMs,
       startTimeoutMs: lsp.startTimeoutMs,
       maxInFlight: lsp.maxInFlight,
+      unhealthyAfter: lsp.unhealthyAfter,
       maxOpenDocuments: lsp.maxOpenDocuments,
       logger: this.logger,
       languageIdOf: (file) => this.table.languageIdOf(language, file),
@@ -297,6 +337,7 @@ export class LspPool {
     });
     if (slot.client) slot.restarts++;
     slot.client = client;
+    slot.unhealthy = undefined;
     try {
       await client.start();
     } catch (error) {
@@ -313,12 +354,29 @@ export class LspPool {
       throw new PlumbError('server_unavailable', `Language server for ${language.name} is not available: plumb is shutting down`, { retryAfter: 5 });
     }
     client.onCrash = (crashed) => this.recordCrash(slot, crashed.lastError ?? 'exited', true);
+    client.onUnhealthy = (_, reason) => this.restartUnhealthy(slot, client, reason);
     if (language.readiness.openFileOnStart) {
       // clangd and the TypeScript server index or load the project only once a document is open.
       const file = firstFile ?? (await this.findFileOf(language));
       if (file) await client.syncDocument(file).catch((error: unknown) => this.logger.debug({ language: language.id, err: error }, 'first document did not open'));
     }
     return client;
+  }
+
+  /**
+   * A server that stopped doing its job (./health.ts) is killed and counted as a crash: restarted after the
+   * same backoff, left crashed after too many. Its pending requests fail with 503 saying why.
+   */
+  private restartUnhealthy(slot: Slot, client: LspClient, reason: string): void {
+    if (slot.client !== client || !client.running || this.closed) return;
+    this.logger.warn({ language: slot.language.id, pid: client.pid, reason }, 'restarting an unhealthy language server');
+    client.onCrash = undefined;
+    slot.unhealthy = reason;
+    this.recordCrash(slot, `unhealthy: it ${reason}`, true);
+    client.abandon(new PlumbError('server_unavailable', `Language server for ${slot.language.name} is unhealthy (it ${reason}) and is being restarted`, {
+      retryAfter: this.retryAfterOf(slot),
+      details: { language: slot.language.id },
+    }));
   }
 
   /** Counts a crash; restarts after backoff while within maxRestarts per window, else leaves the slot crashed. */
@@ -332,7 +390,7 @@ export class LspPool {
     if (slot.gaveUp || !restart || this.closed) return;
     clearTimeout(slot.restartTimer);
     slot.restartTimer = setTimeout(() => {
-      this.ensure(slot, slot.lastFile).catch((error: unknown) => this.logger.warn({ language: slot.language.id, err: error }, 'language server restart failed'));
+      this.ensure(slot, slot.lastFile, true).catch((error: unknown) => this.logger.warn({ language: slot.language.id, err: error }, 'language server restart failed'));
     }, Math.max(0, slot.retryAt - now));
     slot.restartTimer.unref();
   }

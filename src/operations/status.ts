@@ -9,7 +9,7 @@ export const statusOperation = defineOperation({
   http: {
     path: '/status',
     summary: 'Index and language-server status',
-    description: 'Whether the index is built, the store that holds it (embedded SQLite, or a shared PostgreSQL store: location, schema version, last update, whether this plumb is a read-only replica and how far behind), and each language server\'s state (stopped until first needed, starting, indexing with progress, ready, crashed), pid, restarts and the compile database clangd uses.',
+    description: 'Whether the index is built, the store that holds it (embedded SQLite, or a shared PostgreSQL store: location, schema version, last update, whether this plumb is a read-only replica and how far behind), and each language server\'s state (stopped until first needed, starting, indexing with progress, ready, unhealthy: not answering or failing, being restarted, crashed), pid, restarts and the compile database clangd uses.',
     tags: ['status'],
     errors: [],
     example: '/status?format=markdown',
@@ -18,7 +18,7 @@ export const statusOperation = defineOperation({
     name: 'index_status',
     title: 'Index and language-server status',
     description: [
-      'Whether plumb\'s symbol index is built (files and symbols so far), the store holding it (reachable or not), and the state of each language server (stopped until first needed, starting, indexing with progress, ready, crashed).',
+      'Whether plumb\'s symbol index is built (files and symbols so far), the store holding it (reachable or not), and the state of each language server (stopped until first needed, starting, indexing with progress, ready, unhealthy: not answering or failing, being restarted, crashed).',
       'Use it when answers say partial: true, when a tool reports a server unavailable, or before a large task to see what languages the workspace has running.',
       'Example: {}',
     ].join(' '),

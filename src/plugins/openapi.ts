@@ -19,8 +19,8 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
   404: 'Nothing there: the file, symbol, package or position named',
   409: 'Ambiguous name: the error lists the candidates with their ids',
   429: 'Rate limit exceeded (Retry-After says when to retry)',
-  503: 'A language server is missing or not ready: the message names it and how to install it (Retry-After)',
-  504: 'A language server timed out',
+  503: 'A language server is missing, not ready, or not answering (unhealthy, being restarted): the message names it and how to install it, or why (Retry-After)',
+  504: 'A language server did not answer within lsp.requestTimeoutMs (time queued for it included)',
 };
 
 type Schema = Record<string, unknown>;

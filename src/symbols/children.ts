@@ -27,11 +27,11 @@ export async function getChildren(services: Services, options: ChildrenOptions):
   const file = services.workspace.resolveFile('file', options.file);
   const position: Position = { line: options.line, column: options.column };
   checkPosition(await readLines(services, file), position);
-  return services.heavy.run(() => childrenAt(services, file, position, options, started), options.signal);
+  return services.heavy.run(services.lsp.languageFor(file).id, () => childrenAt(services, file, position, options, started), options.signal);
 }
 
 async function childrenAt(services: Services, file: WorkspaceFile, position: Position, options: ChildrenOptions, started: number): Promise<ChildrenResponse> {
-  const { language, nodes } = await loadDocumentSymbols(services, file, options.signal);
+  const { language, nodes } = await loadDocumentSymbols(services, file, options.signal, started);
   const symbol = symbolAt(nodes, position);
   if (!symbol) {
     throw new PlumbError('no_symbol_at_position', `No symbol at ${file.relative}:${position.line}:${position.column} (parameters 'line' and 'column')`);

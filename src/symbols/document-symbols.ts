@@ -21,10 +21,13 @@ export interface FileSymbols {
   nodes: SymbolNode[];
 }
 
-/** textDocument/documentSymbol for a workspace file, as a tree (flat SymbolInformation answers are nested by containment). */
-export async function loadDocumentSymbols(services: Services, file: WorkspaceFile, signal?: AbortSignal): Promise<FileSymbols> {
+/**
+ * textDocument/documentSymbol for a workspace file, as a tree (flat SymbolInformation answers are nested by containment).
+ * `since`: performance.now() when the caller began waiting; its time in queues counts against the request's timeout.
+ */
+export async function loadDocumentSymbols(services: Services, file: WorkspaceFile, signal?: AbortSignal, since?: number): Promise<FileSymbols> {
   const language = services.lsp.languageFor(file);
-  const answer = await services.lsp.request(file, DocumentSymbolRequest.type, { textDocument: { uri: services.workspace.uriOf(file.absolute) } }, { signal });
+  const answer = await services.lsp.request(file, DocumentSymbolRequest.type, { textDocument: { uri: services.workspace.uriOf(file.absolute) } }, { signal, since, expectAnswer: true });
   return { language: language.id, nodes: toTree(answer ?? []) };
 }
 

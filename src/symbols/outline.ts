@@ -26,8 +26,9 @@ const CHUNK = 2000;
 export async function getOutline(services: Services, options: OutlineOptions): Promise<OutlineResponse> {
   const started = performance.now();
   const file = services.workspace.resolveFile('file', options.file);
-  return services.heavy.run(async () => {
-    const { language, nodes } = await loadDocumentSymbols(services, file, options.signal);
+  // Per language server, and the time waiting for a permit counts against the server request's budget.
+  return services.heavy.run(services.lsp.languageFor(file).id, async () => {
+    const { language, nodes } = await loadDocumentSymbols(services, file, options.signal, started);
     const wanted = parseNameList(options.displayCodeFor);
     const matches = new Map(wanted.map((path) => [path.join('.'), 0]));
     const lines = wanted.length > 0 ? await readLines(services, file) : [];

@@ -111,7 +111,8 @@ async function semantic(services: Services, resolved: ResolvedSymbol, file: Work
     // Declarations included: the TypeScript server and pyright count an import as one, and imports are usages.
     // The symbol's own declarations and definitions, and any other declaration of the name, are dropped after.
     context: { includeDeclaration: true },
-  }, { signal });
+    // At a name the index holds: a server failing it is failing.
+  }, { signal, expectAnswer: true });
   let locations = await ask();
   // A server that had not found its project's files yet answered for the open files only: ask again once it has.
   if (await services.lsp.waitLoaded(file, services.config.lsp.startTimeoutMs, signal)) locations = await ask();

@@ -32,3 +32,10 @@ t.test('status: a replica of a shared store, behind or unreachable', async (t) =
   t.match(statusMarkdown({ ...status, store: replica }), /^Store: postgres `postgres:\/\/plumb@db:5432\/plumb`, workspace `engine`, read-only replica, schema 12, version 3, .*, 2 write\(s\) behind$/m);
   t.match(statusMarkdown({ ...status, store: { ...replica, reachable: false, error: 'connection refused' } }), /^Store: postgres .* — UNREACHABLE: connection refused$/m);
 });
+
+t.test('status: why a server is unhealthy', async (t) => {
+  const servers = [{ ...status.servers[1], pid: 77, state: 'unhealthy' as const, lastError: 'failed 3 textDocument/references requests in a row: it is being restarted' }];
+  const text = statusMarkdown({ ...status, servers });
+  t.match(text, /^\| python \| unhealthy \|  \| 77 \| 1 \| pyright-langserver --stdio \|$/m);
+  t.match(text, /^python unhealthy: failed 3 textDocument\/references requests in a row: it is being restarted$/m);
+});
