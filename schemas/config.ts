@@ -32,6 +32,10 @@ export const PlumbConfig = Type.Object(
       description: "The workspace's key in a shared store (default: the real path of ROOT); replicas with their own copy of the workspace elsewhere name the same key",
     })),
     readOnly: Type.Boolean({ default: false, description: 'Serve as a read-only replica of a shared store: build nothing, watch nothing, answer from the store' }),
+    storeTimeoutMs: Type.Integer({
+      minimum: 100, maximum: 600000, default: 5000,
+      description: 'Deadline of connecting to a shared store and of each read from it (the writer\'s batches get four times as long): past it the answer is 503 store_unavailable and /status says the store is unreachable',
+    }),
     languages: Type.Record(Type.String({ pattern: '^[a-z][a-z0-9_+-]*$' }), ServerOverride, {
       default: {},
       description: 'Per-language server overrides, keyed by language id (cpp, typescript, python, go, or a new one)',

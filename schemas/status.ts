@@ -37,6 +37,8 @@ export const IndexStatus = Type.Object({
   filesIndexed: Type.Integer(),
   filesTotal: Type.Integer(),
   symbols: Type.Integer(),
+  pendingChanges: Type.Integer({ description: 'Changed files and directories not indexed yet: noted during a build, or held after a failed attempt (the store unavailable) and tried again with backoff until it succeeds' }),
+  pendingError: Type.Optional(Type.String({ description: 'Why the last attempt at the pending changes failed' })),
 });
 
 export const StoreStatus = Type.Object({

@@ -5,7 +5,7 @@
  * (scripts/setup.sh --test installs it); without them the test fails saying so, it does not skip.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +17,31 @@ export interface TestPostgres {
   stop(): Promise<void>;
   /** Starts it again on the same port and data. */
   start(): Promise<void>;
+  /**
+   * Freezes the server: SIGSTOP to the postmaster and every process it started (its backends included), as a
+   * host that stops answering or a network partition looks to a client: connections stay open, nothing answers.
+   * The test's teardown thaws it whatever happens.
+   */
+  freeze(): void;
+  /** SIGCONT to the processes freeze() stopped: the server answers again where it stopped. */
+  thaw(): void;
+}
+
+/** The processes whose parent is `parent` (from /proc). */
+function childrenOf(parent: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // pid (comm) state ppid ...: comm may hold spaces and parentheses, the last ')' ends it.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === parent) children.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return children;
 }
 
 interface Test {
@@ -95,7 +120,36 @@ export async function startPostgres(t: Test): Promise<TestPostgres> {
     run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
   };
   let running = false;
+  let frozen: number[] = [];
+  const thaw = (): void => {
+    for (const pid of frozen.reverse()) {
+      try {
+        process.kill(pid, 'SIGCONT');
+      } catch {
+        // Gone.
+      }
+    }
+    frozen = [];
+  };
+  const freeze = (): void => {
+    if (frozen.length > 0) return;
+    const postmaster = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    if (!(postmaster > 0)) throw new Error(`no postmaster pid in ${data}/postmaster.pid`);
+    // The postmaster first: it starts no backend after this, so the list of its children is complete.
+    process.kill(postmaster, 'SIGSTOP');
+    frozen.push(postmaster);
+    for (const pid of childrenOf(postmaster)) {
+      try {
+        process.kill(pid, 'SIGSTOP');
+        frozen.push(pid);
+      } catch {
+        // Exited meanwhile.
+      }
+    }
+  };
   t.teardown(async () => {
+    // A frozen server cannot be stopped: pg_ctl would wait for it.
+    thaw();
     if (running) {
       try {
         await stop();
@@ -118,5 +172,7 @@ export async function startPostgres(t: Test): Promise<TestPostgres> {
       await start();
       running = true;
     },
+    freeze,
+    thaw,
   };
 }

@@ -7,7 +7,7 @@ export function statusMarkdown(status: StatusResponse): string {
     `# plumb ${status.version} — ${status.ready ? 'ready' : 'building the index'}`,
     '',
     `Root: \`${status.root}\``,
-    `Index: ${index.state}, ${index.filesIndexed}/${index.filesTotal} files, ${index.symbols} symbols`,
+    `Index: ${index.state}, ${index.filesIndexed}/${index.filesTotal} files, ${index.symbols} symbols${pendingText(index)}`,
     storeLine(status.store),
     '',
     markdownTable(
@@ -36,4 +36,9 @@ function storeLine(store: StatusResponse['store']): string {
   if (!store.reachable) return `${where} — UNREACHABLE: ${store.error ?? 'no answer'}`;
   const updated = store.lastUpdate ? `, last update ${store.lastUpdate}` : '';
   return `${where}, schema ${store.schemaVersion}, version ${store.version}${updated}${store.behind > 0 ? `, ${store.behind} write(s) behind` : ''}`;
+}
+
+function pendingText(index: StatusResponse['index']): string {
+  if (index.pendingChanges === 0) return '';
+  return `, ${index.pendingChanges} change(s) not indexed yet${index.pendingError ? ` (retrying: ${index.pendingError})` : ''}`;
 }

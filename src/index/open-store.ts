@@ -20,7 +20,7 @@ export async function openStore(options: OpenStoreOptions): Promise<SymbolStore>
   if (!config.store) return SqliteSymbolStore.open({ file: options.databaseFile });
   const url = config.store;
   const { PostgresSymbolStore } = await import('./postgres/store.js');
-  const open = (): Promise<SymbolStore> => PostgresSymbolStore.open({ url, workspace: config.workspace ?? options.root, readOnly: config.readOnly });
+  const open = (): Promise<SymbolStore> => PostgresSymbolStore.open({ url, workspace: config.workspace ?? options.root, readOnly: config.readOnly, timeoutMs: config.storeTimeoutMs });
   // A writer needs its store to start (it makes the schema); a replica may come up before the database
   // or before any writer, and answers store_unavailable until it can read the index.
   return config.readOnly ? deferredStore(open, storeLocation(url)) : open();

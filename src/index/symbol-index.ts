@@ -19,6 +19,7 @@ import { RootFilter, storedPath, walkRoot, walkRoots, type IndexRoot, type Walke
 import { DirectoryWatcher } from './watcher.js';
 import { isInside } from '../workspace.js';
 import { languageOfPath } from '../languages/index.js';
+import { PlumbError } from '../errors.js';
 
 export interface IndexProgress {
   state: 'building' | 'ready';
@@ -89,6 +90,32 @@ const BATCH_MS = 200;
 /** How often a replica asks a store that does not answer yet. */
 const FOLLOW_RETRY_MS = 2000;
 
+/** Changes (and a build) that failed are tried again after this, doubling per failure up to RETRY_MAX_MS. */
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 5_000;
+/** Attempts at changes that failed for a reason other than an unavailable store (a bug) before they are dropped. */
+const RETRY_OTHER_ERRORS = 3;
+/** /status waits at most this long for the store's answer (and storeTimeoutMs when that is shorter). */
+const STATUS_DEADLINE_MS = 2000;
+
+/**
+ * A failure that goes away by itself: the store cannot be reached or does not answer (store_unavailable), or an
+ * SQLite database is locked by another process, its disk full or failing.
+ */
+export function isTransientStoreError(error: unknown): boolean {
+  if (error instanceof PlumbError) return error.code === 'store_unavailable';
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN)/.test(code);
+}
+
+/** The index's changes not committed yet, for /status. */
+export interface PendingChanges {
+  /** Changed paths waiting to be indexed: failed and held for a retry, or noted during a build. */
+  pendingChanges: number;
+  /** Why the last attempt failed, while changes wait for a retry. */
+  pendingError?: string;
+}
+
 const SILENT: IndexLogger = { info: () => undefined, warn: () => undefined };
 
 export class SymbolIndex {
@@ -118,6 +145,21 @@ export class SymbolIndex {
   private seenVersion = 0;
   private unsubscribe: (() => void) | undefined;
   private lastInfo: StoreStatus | undefined;
+  /** The store's answer /status waits for: one at a time, however many ask. */
+  private statusProbe: Promise<StoreStatus> | undefined;
+  /** Changed paths (absolute) the watcher reported that are not committed yet; a failure puts them back. */
+  private readonly pendingPaths = new Set<string>();
+  /** The batch being indexed now. */
+  private inFlight: string[] = [];
+  private draining = false;
+  /** Failed attempts in a row (at changes or at the build); the next waits RETRY_FIRST_MS doubled as often. */
+  private failures = 0;
+  /** Failed attempts in a row for a reason other than an unavailable store. */
+  private otherFailures = 0;
+  private pendingError: string | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private buildRetry: NodeJS.Timeout | undefined;
+  private buildFailures = 0;
 
   private constructor(options: SymbolIndexOptions, store: SymbolStore, databaseFile: string) {
     this.options = options;
@@ -180,10 +222,24 @@ export class SymbolIndex {
     const watch = this.options.config.index.watch;
     void this.build().then(
       () => {
+        this.buildFailures = 0;
         if (watch && !this.closed) this.flushChangesDuringBuild();
       },
       (error: unknown) => {
-        if (!this.closed) this.logger.warn(`index build failed: ${error instanceof Error ? error.message : String(error)}`);
+        if (this.closed) return;
+        const message = error instanceof Error ? error.message : String(error);
+        if (!isTransientStoreError(error)) {
+          this.logger.warn(`index build failed: ${message}`);
+          return;
+        }
+        // The store went away during the build: the build starts again (diffing against what was committed) once it answers.
+        const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** this.buildFailures++);
+        this.logger.warn(`index build failed: ${message}; trying again in ${delay} ms`);
+        this.buildRetry = setTimeout(() => {
+          this.buildRetry = undefined;
+          this.start();
+        }, delay);
+        this.buildRetry.unref?.();
       },
     );
   }
@@ -198,18 +254,51 @@ export class SymbolIndex {
    * has not been told of, and, while it cannot be reached, what it said last with the reason.
    */
   async storeStatus(): Promise<StoreStatus> {
+    // Never longer than a short deadline: a store that does not answer is reported unreachable meanwhile.
+    const deadline = Math.min(STATUS_DEADLINE_MS, this.options.config.storeTimeoutMs);
+    this.statusProbe ??= this.probeStore().finally(() => {
+      this.statusProbe = undefined;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<StoreStatus>((resolve) => {
+      timer = setTimeout(() => resolve(this.unreachable(`no answer within ${deadline} ms`)), deadline);
+    });
+    try {
+      return await Promise.race([this.statusProbe, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Changed paths not committed yet (held for a retry, or noted during a build), and why they wait. */
+  pending(): PendingChanges {
+    const count = new Set([...this.pendingPaths, ...this.inFlight, ...this.changesDuringBuild]).size;
+    return count > 0 && this.pendingError ? { pendingChanges: count, pendingError: this.pendingError } : { pendingChanges: count };
+  }
+
+  private async probeStore(): Promise<StoreStatus> {
     try {
       const info = await this.store.storeInfo();
+      // The store answers again: changes held for a retry need not wait for the rest of their backoff.
+      if (this.retryTimer) {
+        clearTimeout(this.retryTimer);
+        this.retryTimer = undefined;
+        void this.drainChanges();
+      }
       // The writer's own commits are seen as they happen.
       if (!this.readOnly) this.seenVersion = info.version;
       const { build: _build, ...rest } = info;
       this.lastInfo = { ...rest, readOnly: this.readOnly, reachable: true, behind: Math.max(0, info.version - this.seenVersion) };
       return this.lastInfo;
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      const known = this.lastInfo ?? { backend: this.options.config.store ? 'postgres' : 'sqlite', location: this.options.config.store ? storeLocation(this.options.config.store) : this.databaseFile, schemaVersion: 0, workspace: null, version: 0, lastUpdate: null, behind: 0, readOnly: this.readOnly };
-      return { ...known, reachable: false, error: reason };
+      return this.unreachable(error instanceof Error ? error.message : String(error));
     }
+  }
+
+  /** What the store said last, with the reason it cannot answer now. */
+  private unreachable(reason: string): StoreStatus {
+    const known = this.lastInfo ?? { backend: this.options.config.store ? 'postgres' : 'sqlite', location: this.options.config.store ? storeLocation(this.options.config.store) : this.databaseFile, schemaVersion: 0, workspace: null, version: 0, lastUpdate: null, behind: 0, readOnly: this.readOnly };
+    return { ...known, reachable: false, error: reason };
   }
 
   /**
@@ -248,6 +337,8 @@ export class SymbolIndex {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.buildRetry) clearTimeout(this.buildRetry);
     this.unsubscribe?.();
     this.watcher?.close();
     await this.pool?.close();
@@ -521,9 +612,7 @@ export class SymbolIndex {
   }
 
   private watchDirectories(directories: string[]): void {
-    this.watcher ??= new DirectoryWatcher((paths) => void this.applyChanges(paths).catch((error: unknown) => {
-      this.logger.warn(`index: re-indexing changed files failed: ${error instanceof Error ? error.message : String(error)}`);
-    }));
+    this.watcher ??= new DirectoryWatcher((paths) => this.queueChanges(paths));
     // Only the workspace is watched: extra roots (engines, libraries) rarely change under a session.
     const workspace = this.options.root;
     for (const directory of directories) if (isInside(directory, workspace)) this.watcher.add(directory);
@@ -532,7 +621,64 @@ export class SymbolIndex {
   private flushChangesDuringBuild(): void {
     const paths = [...this.changesDuringBuild];
     this.changesDuringBuild.clear();
-    if (paths.length) void this.applyChanges(paths);
+    if (paths.length) this.queueChanges(paths);
+  }
+
+  /**
+   * Re-indexes changed paths, one batch at a time. A batch that fails is kept: its paths join the next batch,
+   * tried again after a backoff (RETRY_FIRST_MS doubling to RETRY_MAX_MS) until it is committed; while the store
+   * is unavailable that is for as long as it takes, otherwise (a bug) RETRY_OTHER_ERRORS times.
+   */
+  private queueChanges(paths: string[]): void {
+    for (const p of paths) this.pendingPaths.add(p);
+    // While a retry is scheduled, new changes wait for it (the store just failed).
+    if (!this.retryTimer) void this.drainChanges();
+  }
+
+  private async drainChanges(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      while (this.pendingPaths.size > 0 && !this.closed) {
+        const paths = [...this.pendingPaths];
+        this.pendingPaths.clear();
+        this.inFlight = paths;
+        try {
+          await this.applyChanges(paths);
+          this.inFlight = [];
+          if (this.failures > 0) this.logger.info(`index: ${paths.length} changed path(s) held back by a failure are indexed now`);
+          this.failures = 0;
+          this.otherFailures = 0;
+          this.pendingError = undefined;
+        } catch (error) {
+          this.inFlight = [];
+          if (this.closed) return;
+          const message = error instanceof Error ? error.message : String(error);
+          const transient = isTransientStoreError(error);
+          this.otherFailures = transient ? 0 : this.otherFailures + 1;
+          if (!transient && this.otherFailures >= RETRY_OTHER_ERRORS) {
+            this.logger.warn(`index: re-indexing ${paths.length} changed path(s) failed ${this.otherFailures} times; dropped: ${message}`);
+            this.otherFailures = 0;
+            this.failures = 0;
+            this.pendingError = undefined;
+            continue;
+          }
+          for (const p of paths) this.pendingPaths.add(p);
+          const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** this.failures);
+          if (this.failures === 0 || message !== this.pendingError) this.logger.warn(`index: re-indexing changed files failed: ${message}; ${this.pendingPaths.size} changed path(s) kept, trying again`);
+          this.failures++;
+          this.pendingError = message;
+          this.retryTimer = setTimeout(() => {
+            this.retryTimer = undefined;
+            void this.drainChanges();
+          }, delay);
+          this.retryTimer.unref?.();
+          return;
+        }
+      }
+    } finally {
+      this.draining = false;
+    }
   }
 
   /**

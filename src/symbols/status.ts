@@ -3,7 +3,7 @@ import type { HealthResponse, StatusResponse } from '../../schemas/status.js';
 import { VERSION } from '../version.js';
 
 export async function readStatus(services: Services): Promise<StatusResponse> {
-  const index = services.index.status();
+  const index = { ...services.index.status(), ...services.index.pending() };
   return {
     ready: index.state === 'ready',
     root: services.workspace.root,

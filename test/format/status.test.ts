@@ -8,7 +8,7 @@ const status: StatusResponse = {
   version: '0.1.0',
   uptimeMs: 1000,
   requestsCancelled: 0,
-  index: { state: 'building', filesIndexed: 120, filesTotal: 3000, symbols: 4567 },
+  index: { state: 'building', filesIndexed: 120, filesTotal: 3000, symbols: 4567, pendingChanges: 0 },
   store: { backend: 'sqlite', location: '/cache/repo-1/index.sqlite', schemaVersion: 12, workspace: null, readOnly: false, reachable: true, version: 3, lastUpdate: '2026-11-23T10:00:00.000Z', behind: 0 },
   servers: [
     { language: 'cpp', command: 'clangd-19 --background-index', pid: 42, state: 'indexing', progress: { percent: 37.6, message: '12/40' }, restarts: 0, uptimeMs: 900, compileDatabase: { path: '/cache/cdb/compile_commands.json', synthesized: true } },
@@ -31,6 +31,11 @@ t.test('status: a replica of a shared store, behind or unreachable', async (t) =
   const replica = { ...status.store, backend: 'postgres' as const, location: 'postgres://plumb@db:5432/plumb', workspace: 'engine', readOnly: true, behind: 2 };
   t.match(statusMarkdown({ ...status, store: replica }), /^Store: postgres `postgres:\/\/plumb@db:5432\/plumb`, workspace `engine`, read-only replica, schema 12, version 3, .*, 2 write\(s\) behind$/m);
   t.match(statusMarkdown({ ...status, store: { ...replica, reachable: false, error: 'connection refused' } }), /^Store: postgres .* — UNREACHABLE: connection refused$/m);
+});
+
+t.test('status: changes waiting for the store', async (t) => {
+  const index = { ...status.index, state: 'ready' as const, pendingChanges: 2, pendingError: 'Index store postgres://db/plumb is unavailable: connect ECONNREFUSED' };
+  t.match(statusMarkdown({ ...status, index }), /^Index: ready, 120\/3000 files, 4567 symbols, 2 change\(s\) not indexed yet \(retrying: Index store postgres:\/\/db\/plumb is unavailable: connect ECONNREFUSED\)$/m);
 });
 
 t.test('status: why a server is unhealthy', async (t) => {

@@ -93,7 +93,7 @@ function fix(location: string, workspace: string): string {
 }
 
 /** The schema version the database has applied, or 0 when it has none. */
-async function schemaVersion(connection: Connection, on: Queryable): Promise<number> {
+async function schemaVersion(connection: Connection, on?: Queryable): Promise<number> {
   const table = await connection.rows<{ exists: boolean }>("SELECT to_regclass('plumb_schema') IS NOT NULL AS exists", [], on);
   if (!table[0]?.exists) return 0;
   const rows = await connection.rows<{ version: number }>('SELECT version FROM plumb_schema', [], on);
@@ -105,6 +105,7 @@ async function schemaVersion(connection: Connection, on: Queryable): Promise<num
  * they come from another schema or plumb version. Returns its row.
  */
 export async function openForWriting(connection: Connection, workspace: string): Promise<WorkspaceRow> {
+  // Migrations and a workspace's reset may take long: the maintenance deadline.
   return connection.transaction(async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
     const applied = await schemaVersion(connection, client);
@@ -123,12 +124,12 @@ export async function openForWriting(connection: Connection, workspace: string):
     }
     const rows = await connection.rows<WorkspaceRow>('INSERT INTO workspaces (name, fingerprint) VALUES ($1, $2) RETURNING *', [workspace, fingerprint()], client);
     return rows[0];
-  });
+  }, 'maintenance');
 }
 
 /** Opens a workspace for reading only: the schema and the workspace must be there, of this version. Writes nothing. */
 export async function openForReading(connection: Connection, workspace: string): Promise<WorkspaceRow> {
-  const applied = await schemaVersion(connection, connection.pool);
+  const applied = await schemaVersion(connection);
   const where = connection.location;
   if (applied === 0) throw new PlumbError('store_unavailable', `Index store ${where} holds no plumb index: ${fix(where, workspace)}`, { details: { store: where } });
   if (applied !== SCHEMA_VERSION) {

@@ -12,7 +12,7 @@ import type {
   FileFilter, FileStamp, FileState, FileUpdate, IndexedFileInfo, PackageInfo, PackageRef, PackageSymbolsSpec,
   SearchPage, SearchSpec, StoreCounts, StoredSymbol, StoreInfo, SymbolStore,
 } from '../store.js';
-import { Connection } from './connection.js';
+import { Connection, endClient } from './connection.js';
 import { PostgresQueries } from './reader.js';
 import { openForReading, openForWriting, SCHEMA_VERSION, type WorkspaceRow } from './schema.js';
 import { postgresTierLookups } from './search.js';
@@ -25,10 +25,18 @@ export interface PostgresStoreOptions {
   workspace: string;
   /** A replica: checks the schema and the workspace, writes nothing. */
   readOnly: boolean;
+  /** The deadline of connecting and of each read, in milliseconds (config storeTimeoutMs; connection.ts). */
+  timeoutMs?: number;
 }
 
 /** The channel every writer notifies with `<workspace>:<version>` after a commit. */
 export const CHANNEL = 'plumb_index';
+
+/**
+ * How often the LISTEN connection is asked the workspace's version: a connection that no longer answers (a frozen
+ * database, a partition that dropped it silently) is made again, and a change it missed is reported.
+ */
+const LISTEN_CHECK_MS = 30_000;
 
 export class PostgresSymbolStore implements SymbolStore {
   private readonly connection: Connection;
@@ -41,6 +49,7 @@ export class PostgresSymbolStore implements SymbolStore {
   private listener: pg.Client | undefined;
   private listening: Promise<void> | undefined;
   private retry: NodeJS.Timeout | undefined;
+  private check: NodeJS.Timeout | undefined;
   /** The last version this store knows of (its own writes, notifications, a check after reconnecting). */
   private seenVersion: number;
   private closed = false;
@@ -62,7 +71,7 @@ export class PostgresSymbolStore implements SymbolStore {
    * should be (store_unavailable naming the store and what to run otherwise).
    */
   static async open(options: PostgresStoreOptions): Promise<PostgresSymbolStore> {
-    const connection = new Connection(options.url);
+    const connection = new Connection(options.url, options.timeoutMs);
     try {
       const workspace = options.readOnly ? await openForReading(connection, options.workspace) : await openForWriting(connection, options.workspace);
       return new PostgresSymbolStore(connection, workspace, options.readOnly);
@@ -224,7 +233,9 @@ export class PostgresSymbolStore implements SymbolStore {
       if (dropped || this.closed) return;
       dropped = true;
       this.listener = undefined;
-      client.end().catch(() => undefined);
+      if (this.check) clearInterval(this.check);
+      this.check = undefined;
+      void endClient(client, this.connection.deadlines.read);
       this.retry = setTimeout(() => {
         this.retry = undefined;
         this.listening = this.listen();
@@ -239,13 +250,20 @@ export class PostgresSymbolStore implements SymbolStore {
       if (message.payload.slice(0, at) !== this.workspace.name) return;
       this.changed(Number(message.payload.slice(at + 1)));
     });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${CHANNEL}`);
-      // A change committed while no LISTEN was in place (the database restarting): tell it now.
+    // A change committed while no LISTEN was in place (the database restarting), or a notification lost: tell it now.
+    const catchUp = async (): Promise<void> => {
       const rows = await client.query<{ version: string | number }>('SELECT version FROM workspaces WHERE id = $1', [this.workspace.id]);
       const version = Number(rows.rows[0]?.version ?? this.seenVersion);
-      if (version !== this.seenVersion) this.changed(version);
+      if (version !== this.seenVersion && !dropped) this.changed(version);
+    };
+    try {
+      // Connecting and each statement have the read deadline (connection.ts): a database that does not answer is tried again.
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+      await catchUp();
+      if (dropped || this.closed) return;
+      this.check = setInterval(() => void catchUp().catch(reconnect), LISTEN_CHECK_MS);
+      this.check.unref?.();
     } catch {
       reconnect();
     }
@@ -266,8 +284,9 @@ export class PostgresSymbolStore implements SymbolStore {
   async close(): Promise<void> {
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);
+    if (this.check) clearInterval(this.check);
     this.listeners.clear();
-    await this.listener?.end().catch(() => undefined);
+    if (this.listener) await endClient(this.listener, this.connection.deadlines.read);
     await this.connection.end();
   }
 }
