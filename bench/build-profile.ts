@@ -90,7 +90,7 @@ export function profileRows(summary: BuildSummary, build: { wallMs: number; cpuM
 function threadRows(w: WorkerStats[], prefix: string, parsed: string): Array<[string, string, string]> {
   const steps: Array<[keyof WorkerStats, string, string]> = [
     ['read', 'read + hash', `${sum(w, 'files')} files`],
-    ['prepare', 'prepare: blank bodies', 'languages/bodies.ts, cpp-macros.ts'],
+    ['prepare', 'prepare: blank bodies', 'syntax/bodies.ts, languages/cpp/macros.ts'],
     ['parse', 'tree-sitter parse', parsed],
     ['extract', 'extraction walk from JS', 'src/syntax/extract.ts + languages/*.ts'],
     ['serialize', 'symbols to JSON', 'the message to the main thread'],

@@ -1,6 +1,6 @@
 /**
  * Extracts every C/C++ file under the given roots and writes one line per file (its path, a hash of
- * the macro-blanked text and the symbols as JSON), so two versions of cpp-macros.ts / bodies.ts can be
+ * the macro-blanked text and the symbols as JSON), so two versions of languages/cpp/macros.ts / syntax/bodies.ts can be
  * compared byte for byte: `tsx bench/macros-compare.ts OUT ROOT...` then `cmp` the two OUT files.
  */
 import { createHash } from 'node:crypto';
@@ -8,7 +8,7 @@ import { readFileSync, readdirSync, writeFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { extractSymbols } from '../src/syntax/index.js';
 import { languageOfPath } from '../src/languages/index.js';
-import { blankCppMacros } from '../src/syntax/languages/cpp-macros.js';
+import { blankCppMacros } from '../src/languages/cpp/macros.js';
 
 function files(dir: string, out: string[]): string[] {
   let entries: Dirent[];

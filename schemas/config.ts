@@ -97,11 +97,17 @@ export const PlumbConfig = Type.Object(
       },
       { default: {}, additionalProperties: false },
     ),
+    files: Type.Object(
+      {
+        cacheMb: Type.Integer({ minimum: 0, maximum: 16384, default: 160, description: 'Source texts kept in memory for every answer that reads files (snippets, usages, statements, calls, bases), in MB; a file over 4 MB is read each time' }),
+      },
+      { default: {}, additionalProperties: false },
+    ),
     statements: Type.Object(
       {
         maxCodeChars: Type.Integer({ minimum: 20, maximum: 100000, default: 400, description: '/statements cuts each result\'s code at this many characters (and says so with truncated: true)' }),
         cachedTrees: Type.Integer({ minimum: 0, maximum: 100000, default: 512, description: 'Statement trees of recently searched files kept in memory (by file, size and mtime)' }),
-        cachedTextMb: Type.Integer({ minimum: 0, maximum: 16384, default: 128, description: 'File texts kept in memory for text, regex and path searches, in MB' }),
+        cachedTextMb: Type.Optional(Type.Integer({ minimum: 0, maximum: 16384, description: 'Deprecated and unused: file texts are kept once, for every answer, within files.cacheMb' })),
         regexTimeoutMs: Type.Integer({ minimum: 100, maximum: 60000, default: 3000, description: 'A regex query running longer than this (catastrophic backtracking) is stopped with a 400; one waiting more than twice this in all for a free regex worker (others hold them all) is refused with a 503' }),
       },
       { default: {}, additionalProperties: false },

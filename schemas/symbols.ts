@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { FormatParam, Range, SymbolKindSchema } from './common.js';
-import { LANGUAGE_IDS } from '../src/languages/index.js';
+import { LANGUAGE_IDS } from '../src/languages/ids.js';
 
 export const LanguageSchema = Type.Enum(LANGUAGE_IDS, { description: 'Language the index parsed the file as' });
 

@@ -7,10 +7,10 @@
  * then opened by that real path with O_NOFOLLOW, so a link put in its place after the check is not
  * followed either. A path a language server reports outside the roots is named by the caller, never read.
  *
- * Contents are kept in a bounded LRU of raw bytes keyed by the real path, each entry checked against
- * the file's size and mtime before use (the containment check's own stat), so an edited file is read
- * again. Reading Go's std (5,500 files, 63 MB) from the page cache takes about a second; from here, the
- * checks and a byte search take a few tens of milliseconds.
+ * Contents are kept as text (UTF-8 decoded once) in one bounded LRU per workspace, keyed by the real path
+ * and checked against the file's size and mtime before use (the containment check's own stat), so an
+ * edited file is read again; its budget is `files.cacheMb`. Reading Go's std (5,500 files, 63 MB) from the
+ * page cache takes about a second; from here, the checks and a text search take a few tens of milliseconds.
  */
 import { constants, realpathSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -22,27 +22,31 @@ export type FileAccess =
   | { ok: true; real: string; size: number; mtimeMs: number }
   | { ok: false; reason: RefusalReason; message: string };
 
-export type FileRead = { ok: true; bytes: Buffer; real: string } | { ok: false; reason: RefusalReason; message: string };
+/** A file read: its text as written (UTF-8, a byte-order mark kept), and whether it looks binary. */
+export type FileRead = { ok: true; text: string; binary: boolean; real: string } | { ok: false; reason: RefusalReason; message: string };
 
 /** Files above this are not read for a snippet, a line of text or a server (generated code or data). */
 export const READ_BYTES_MAX = 16 * 1024 * 1024;
 /** Files above this are not kept in memory; read each time. */
 const CACHED_FILE_BYTES_MAX = 4 * 1024 * 1024;
+/** The cache's budget when none is configured (files.cacheMb). */
+export const FILE_CACHE_BYTES_DEFAULT = 160 * 1024 * 1024;
 
 interface Entry {
-  bytes: Buffer;
+  text: string;
+  binary: boolean;
   size: number;
   mtimeMs: number;
 }
 
-/** The process's file bytes, keyed by real path (every workspace's; a FileReader checks before it looks). */
+/** Files' text by real path, least recently used out first past the budget (a FileReader checks before it looks). */
 class ContentCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
 
   constructor(private readonly capacityBytes: number) {}
 
-  get(real: string, size: number, mtimeMs: number): Buffer | undefined {
+  get(real: string, size: number, mtimeMs: number): Entry | undefined {
     const entry = this.entries.get(real);
     if (!entry) return undefined;
     if (entry.size !== size || entry.mtimeMs !== mtimeMs) {
@@ -52,14 +56,14 @@ class ContentCache {
     // Most recently used last.
     this.entries.delete(real);
     this.entries.set(real, entry);
-    return entry.bytes;
+    return entry;
   }
 
   set(real: string, entry: Entry): void {
-    if (entry.bytes.length > CACHED_FILE_BYTES_MAX) return;
+    if (entry.size > CACHED_FILE_BYTES_MAX || entry.size > this.capacityBytes) return;
     this.forget(real);
     this.entries.set(real, entry);
-    this.bytes += entry.bytes.length;
+    this.bytes += entry.size;
     while (this.bytes > this.capacityBytes) this.forget(this.entries.keys().next().value as string);
   }
 
@@ -67,16 +71,18 @@ class ContentCache {
     const entry = this.entries.get(real);
     if (!entry) return;
     this.entries.delete(real);
-    this.bytes -= entry.bytes.length;
+    this.bytes -= entry.size;
   }
 }
 
-const sharedCache = new ContentCache(160 * 1024 * 1024);
-
 /** Reads files of one workspace: inside its root or one of its extra roots (real paths), nothing else. */
 export class FileReader {
-  /** `allowed` says whether a real path lies in the workspace root or an extra root. */
-  constructor(private readonly allowed: (real: string) => boolean) {}
+  private readonly cache: ContentCache;
+
+  /** `allowed` says whether a real path lies in the workspace root or an extra root; `cacheBytes` is the memory budget. */
+  constructor(private readonly allowed: (real: string) => boolean, cacheBytes = FILE_CACHE_BYTES_DEFAULT) {
+    this.cache = new ContentCache(cacheBytes);
+  }
 
   /** The containment check alone: where the path really leads, and whether it may be read. */
   check(absolute: string): FileAccess {
@@ -98,13 +104,13 @@ export class FileReader {
     return { ok: true, real, size: stats.size, mtimeMs: stats.mtimeMs };
   }
 
-  /** The file's bytes, after the check; from memory while the file is unchanged. */
+  /** The file's text, after the check; from memory while the file is unchanged. */
   async read(absolute: string, maxBytes = READ_BYTES_MAX): Promise<FileRead> {
     const access = this.check(absolute);
     if (!access.ok) return access;
     if (access.size > maxBytes) return tooLarge(maxBytes);
-    const cached = sharedCache.get(access.real, access.size, access.mtimeMs);
-    if (cached) return { ok: true, bytes: cached, real: access.real };
+    const cached = this.cache.get(access.real, access.size, access.mtimeMs);
+    if (cached) return { ok: true, text: cached.text, binary: cached.binary, real: access.real };
     let handle;
     try {
       handle = await open(access.real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -116,8 +122,9 @@ export class FileReader {
       if (!stats.isFile()) return refuse('not_a_file', 'is not a regular file; not read');
       if (stats.size > maxBytes) return tooLarge(maxBytes);
       const bytes = await handle.readFile();
-      sharedCache.set(access.real, { bytes, size: stats.size, mtimeMs: stats.mtimeMs });
-      return { ok: true, bytes, real: access.real };
+      const entry: Entry = { text: bytes.toString('utf8'), binary: looksBinary(bytes), size: stats.size, mtimeMs: stats.mtimeMs };
+      this.cache.set(access.real, entry);
+      return { ok: true, text: entry.text, binary: entry.binary, real: access.real };
     } catch {
       return refuse('unreadable', 'could not be read');
     } finally {
@@ -125,41 +132,36 @@ export class FileReader {
     }
   }
 
-  /** The bytes kept in memory for the file when it is unchanged and still readable; undefined otherwise (no read). */
-  cached(absolute: string): Buffer | undefined {
+  /** The text kept in memory for the file (a byte-order mark dropped) when it is unchanged and still readable; undefined otherwise (no read). */
+  cached(absolute: string): string | undefined {
     const access = this.check(absolute);
-    return access.ok ? sharedCache.get(access.real, access.size, access.mtimeMs) : undefined;
+    const entry = access.ok ? this.cache.get(access.real, access.size, access.mtimeMs) : undefined;
+    return entry ? stripBom(entry.text) : undefined;
   }
 
-  /** The file's bytes, or undefined when they may not or cannot be read. */
-  async bytes(absolute: string, maxBytes = READ_BYTES_MAX): Promise<Buffer | undefined> {
-    const read = await this.read(absolute, maxBytes);
-    return read.ok ? read.bytes : undefined;
-  }
-
-  /** The file's text (UTF-8, without a byte-order mark), or undefined when it may not or cannot be read. */
+  /** The file's text (a byte-order mark dropped), or undefined when it may not or cannot be read. */
   async text(absolute: string, maxBytes = READ_BYTES_MAX): Promise<string | undefined> {
-    const bytes = await this.bytes(absolute, maxBytes);
-    return bytes === undefined ? undefined : decode(bytes);
+    const read = await this.read(absolute, maxBytes);
+    return read.ok ? stripBom(read.text) : undefined;
   }
 
-  /** The file's text, or why it was not read (binary files included: a NUL in the first 8 KB). */
+  /** The file's text (a byte-order mark dropped), or why it was not read (binary files included: a NUL in the first 8 KB). */
   async textOrReason(absolute: string, maxBytes = READ_BYTES_MAX): Promise<{ ok: true; text: string } | { ok: false; reason: RefusalReason; message: string }> {
     const read = await this.read(absolute, maxBytes);
     if (!read.ok) return read;
-    if (looksBinary(read.bytes)) return refuse('binary', 'looks binary (a NUL byte in its first 8 KB); not read');
-    return { ok: true, text: decode(read.bytes) };
+    if (read.binary) return refuse('binary', 'looks binary (a NUL byte in its first 8 KB); not read');
+    return { ok: true, text: stripBom(read.text) };
   }
 
-  /** A version stamp for caches keyed on content (size and mtime of the real file); '' when it may not be read. */
+  /** A version stamp for caches keyed on content (real path, size and mtime); '' when it may not be read. */
   stamp(absolute: string): string {
     const access = this.check(absolute);
     return access.ok ? `${access.real}:${access.size}:${access.mtimeMs}` : '';
   }
 }
 
-export function decode(bytes: Buffer): string {
-  const text = bytes.toString('utf8');
+/** The text without a leading byte-order mark (editors and servers do not count it). */
+export function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 

@@ -40,7 +40,10 @@ export interface CreateServicesOptions {
 }
 
 export async function createServices(options: CreateServicesOptions): Promise<Services> {
-  const workspace = new Workspace(options.root, options.config.index.extraRoots);
+  if (options.config.statements.cachedTextMb !== undefined) {
+    options.logger.warn('statements.cachedTextMb is no longer used: file texts are kept once for every answer, within files.cacheMb');
+  }
+  const workspace = new Workspace(options.root, options.config.index.extraRoots, options.config.files.cacheMb * 1024 * 1024);
   const cacheDir = cacheDirectory(options.config);
   const lsp = new LspPool({ config: options.config, workspace, cacheDir, logger: options.logger });
   const index = await SymbolIndex.open({ root: workspace.root, config: options.config, cacheDir, logger: options.logger });

@@ -19,7 +19,7 @@ export class Workspace {
   /** The one reader of file content: nothing outside the root and the extra roots, checked on the real path at read time. */
   readonly files: FileReader;
 
-  constructor(root: string, extraRoots: readonly string[] = []) {
+  constructor(root: string, extraRoots: readonly string[] = [], cacheBytes?: number) {
     this.root = realpathSync(path.resolve(root));
     this.extraRoots = extraRoots.flatMap((extra) => {
       try {
@@ -28,7 +28,7 @@ export class Workspace {
         return [];
       }
     });
-    this.files = new FileReader((real) => this.contains(real) || this.extraRoots.some((extra) => isInside(real, extra)));
+    this.files = new FileReader((real) => this.contains(real) || this.extraRoots.some((extra) => isInside(real, extra)), cacheBytes);
   }
 
   /** Relative `/`-separated path of an absolute path inside the root (no check). */

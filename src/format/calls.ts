@@ -1,13 +1,9 @@
 /** Markdown for callers/callees (a table per depth with the call sites), signatures (fenced heads, hover) and docs. */
 import type { CallNode, CallsResponse, DocResponse, SignatureResponse } from '../../schemas/calls.js';
 import type { IndexSymbol } from '../../schemas/symbols.js';
-import type { LanguageId } from '../syntax/types.js';
 import { displayKind } from '../kinds.js';
-import { fenced, markdownTable } from './markdown.js';
+import { fenced, fenceLanguage, markdownTable } from './markdown.js';
 
-const FENCE: Record<LanguageId, string> = {
-  c: 'c', cpp: 'cpp', csharp: 'csharp', typescript: 'typescript', tsx: 'tsx', javascript: 'javascript', python: 'python', go: 'go', java: 'java', rust: 'rust',
-};
 
 function heading(symbol: IndexSymbol): string {
   return `\`${symbol.qualifiedName || symbol.name}\` (${displayKind(symbol.kind)}, ${symbol.file}:${symbol.line}, id \`${symbol.id}\`)`;
@@ -70,7 +66,7 @@ export function signatureMarkdown(answer: SignatureResponse): string {
   for (const result of answer.results) {
     lines.push('', `## ${heading(result)}`);
     for (const head of result.heads) {
-      lines.push('', `${head.file}:${head.startLine}${head.endLine > head.startLine ? `-${head.endLine}` : ''} (${head.definition ? 'definition' : 'declaration'}${head.truncated ? ', cut' : ''}):`, fenced(head.text, FENCE[result.language]));
+      lines.push('', `${head.file}:${head.startLine}${head.endLine > head.startLine ? `-${head.endLine}` : ''} (${head.definition ? 'definition' : 'declaration'}${head.truncated ? ', cut' : ''}):`, fenced(head.text, fenceLanguage(result.language)));
     }
     const doc = firstDocLine(result.doc);
     if (doc) lines.push('', `Doc: ${doc}`);

@@ -1,3 +1,5 @@
+import { languageById, languageOfPath } from '../languages/index.js';
+
 /** Markdown table cells cannot hold pipes or newlines. */
 export function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ').trim();
@@ -14,4 +16,14 @@ export function fenced(code: string, language = ''): string {
   const longest = Math.max(2, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
   return `${fence}${language}\n${code.replace(/\n$/, '')}\n${fence}`;
+}
+
+/** The code fence's info string for a language id (`fence` in src/languages/<id>/); bare for an unknown one. */
+export function fenceLanguage(language: string): string {
+  return languageById(language)?.fence ?? '';
+}
+
+/** The code fence's info string for a file, by the language its extension belongs to; bare for none. */
+export function fenceOfPath(file: string): string {
+  return languageOfPath(file)?.fence ?? '';
 }

@@ -2,8 +2,7 @@ import type { OutlineNode, OutlineResponse } from '../../schemas/outline.js';
 import type { ChildrenResponse } from '../../schemas/children.js';
 import type { Range } from '../../schemas/common.js';
 import { displayKind } from '../kinds.js';
-import { languageById } from '../languages/index.js';
-import { fenced, markdownTable } from './markdown.js';
+import { fenced, fenceLanguage, markdownTable } from './markdown.js';
 
 /** The seed's nested list: `- **User** (`Class`)`, children indented, fenced code under requested symbols. */
 export function outlineMarkdown(outline: OutlineResponse): string {
@@ -59,7 +58,3 @@ function hoverSummary(hover: string): string {
   return hover.replace(/```[a-z]*\n?/g, '').replace(/\s+/g, ' ').trim().slice(0, 300);
 }
 
-/** The code fence's info string for a language id (`fence` in src/languages/<id>.ts); bare for an unknown one. */
-export function fenceLanguage(language: string): string {
-  return languageById(language)?.fence ?? '';
-}

@@ -1,8 +1,7 @@
 /** Markdown for usages (a file:line table: enclosing symbol, usage kind, the line) and resolve (the name, the symbol, its code). */
 import type { ResolveResponse, UsagesResponse } from '../../schemas/usages.js';
 import { displayKind } from '../kinds.js';
-import { fenced, markdownTable } from './markdown.js';
-import { fenceLanguage } from './outline.js';
+import { fenced, fenceLanguage, fenceOfPath, markdownTable } from './markdown.js';
 
 const number = new Intl.NumberFormat('en-US');
 
@@ -52,7 +51,7 @@ export function resolveMarkdown(answer: ResolveResponse): string {
   } else if (answer.target) {
     const t = answer.target;
     lines.push('', `Target: ${t.file}:${t.line}:${t.column}${t.external ? ' (outside the workspace)' : ' (not an indexed symbol: a local, a parameter, or a name the index does not hold)'}`);
-    if (t.text) lines.push('', fenced(t.text, fenceLanguage(languageOfPath(t.file))));
+    if (t.text) lines.push('', fenced(t.text, fenceOfPath(t.file)));
   }
   for (const place of answer.places) {
     lines.push('', `${place.context === 'definition' ? 'Definition' : 'Declaration'}: ${place.file}:${place.line} (lines ${place.snippet.startLine}-${place.snippet.endLine})`);
@@ -61,7 +60,3 @@ export function resolveMarkdown(answer: ResolveResponse): string {
   return lines.join('\n') + '\n';
 }
 
-function languageOfPath(file: string): string {
-  const extension = file.slice(file.lastIndexOf('.') + 1).toLowerCase();
-  return ({ h: 'cpp', hpp: 'cpp', cc: 'cpp', cpp: 'cpp', c: 'c', ts: 'typescript', tsx: 'typescript', js: 'javascript', py: 'python', pyi: 'python', go: 'go', java: 'java', cs: 'csharp', rs: 'rust' } as Record<string, string>)[extension] ?? '';
-}

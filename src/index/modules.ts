@@ -24,7 +24,7 @@ export function packageDirectoryCheck(): PackageDirectoryCheck {
   };
 }
 
-/** The module of `absolute` (a file inside `root`) by its language's rule (`modulePath` in src/languages/<id>.ts), or null when it has none. */
+/** The module of `absolute` (a file inside `root`) by its language's rule (`modulePath` in src/languages/<id>/), or null when it has none. */
 export function moduleOf(absolute: string, root: string, language: Pick<Language, 'modulePath'> | undefined, isPackage: PackageDirectoryCheck): string | null {
   const rule = language?.modulePath;
   if (!rule) return null;

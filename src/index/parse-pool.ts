@@ -3,6 +3,7 @@
  * tree-sitter runtime and grammars (module state is per thread).
  */
 import os from 'node:os';
+import { languageModules } from '../languages/index.js';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { ExtractedSymbol, LanguageId } from '../syntax/types.js';
 import { decodeSymbols } from './symbol-codec.js';
@@ -92,10 +93,10 @@ export class ParsePool {
       // workers: each worker loads it itself, from source (nothing is bundled at run time).
       const api = import.meta.resolve('tsx/esm/api');
       this.script = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(new URL('./parse-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`;
-      this.workerOptions = { eval: true };
+      this.workerOptions = { eval: true, workerData: { languageModules: languageModules() } };
     } else {
       this.script = new URL('./parse-worker.js', import.meta.url);
-      this.workerOptions = {};
+      this.workerOptions = { workerData: { languageModules: languageModules() } };
     }
     this.maxSize = Math.max(1, size);
     // More threads only once a backlog shows they pay for their start-up (a runtime and grammars each).

@@ -3,8 +3,8 @@
  * hash says the stored symbols are still right. One per core, started by ParsePool.
  */
 import { closeSync, constants, openSync, readFileSync } from 'node:fs';
-import { parentPort } from 'node:worker_threads';
-import { languageById } from '../languages/index.js';
+import { parentPort, workerData } from 'node:worker_threads';
+import { addLanguageModules, languageById } from '../languages/index.js';
 import { extractSymbols } from '../syntax/index.js';
 import { loadParser } from '../syntax/grammars.js';
 import { contentHash } from './ids.js';
@@ -18,8 +18,12 @@ const MAX_PARSED_BYTES = 4 * 1024 * 1024;
 /** Where this thread's time went (ParsePool.stats): wall milliseconds per step, summed over files. */
 const stats: WorkerStats = { files: 0, read: 0, prepare: 0, parse: 0, extract: 0, serialize: 0, cpuMs: undefined, startCpuMs: threadCpuMs() };
 
+/** The languages the main thread added from modules (a test's toy language), loaded before the first file. */
+const languagesLoaded = addLanguageModules((workerData as { languageModules?: string[] } | undefined)?.languageModules ?? []);
+
 async function handle(task: ParseTask): Promise<WorkerResult> {
   try {
+    await languagesLoaded;
     let clock = performance.now();
     // Synchronous: this thread has nothing else to do meanwhile, and one read call costs less CPU than
     // the thread pool's open/stat/read/close round trips (and its time is then this step's own).
@@ -30,7 +34,7 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
     if (hash === task.previousHash) return { id: task.id, outcome: 'unchanged', hash, size: content.length };
     if (content.length > MAX_PARSED_BYTES || looksBinary(content)) return { id: task.id, outcome: 'parsed', hash, size: content.length, symbolsJson: '[]' };
     const language = languageById(task.language);
-    if (!language) return { id: task.id, outcome: 'failed', error: `no language '${task.language}' in LANGUAGES (src/languages/index.ts)` };
+    if (!language) return { id: task.id, outcome: 'failed', error: `no language '${task.language}' in LANGUAGES (src/languages/index.ts) or the language modules added` };
     if (task.parseOnly) return await parseOnly(task, language.syntax, content.toString('utf8'), hash);
     const symbols = await extractSymbols(language, content.toString('utf8'), stats);
     clock = performance.now();

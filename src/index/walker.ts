@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { BUILTIN, type Languages } from '../languages/index.js';
+import { activeLanguages, type Languages } from '../languages/index.js';
 import type { LanguageId } from '../syntax/types.js';
 import { isInside } from '../workspace.js';
 
@@ -75,7 +75,7 @@ export class RootFilter {
     this.include = options.include.length ? ignore().add(options.include) : undefined;
     this.exclude = ignore().add(options.exclude);
     this.skip = new Set(options.skip);
-    this.languages = options.languages ?? BUILTIN;
+    this.languages = options.languages ?? activeLanguages();
   }
 
   /** Whether a directory (absolute, inside the root) is walked. */

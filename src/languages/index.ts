@@ -1,35 +1,37 @@
 /**
- * The languages plumb knows, one module each (src/languages/<id>.ts), and what is derived from the list:
- * the `LanguageId` type, `LANGUAGE_IDS` (the schemas' language enum), the index's extension map and the
- * language servers the pool runs (one per server descriptor, with the extensions of every language naming it).
+ * The languages plumb knows, one folder each (src/languages/<id>/), and what is derived from the list:
+ * `LANGUAGE_IDS` (ids.ts: the schemas' language enum), the index's extension map, the language servers the
+ * pool runs (one per server descriptor, with the extensions of every language naming it), and the lookups
+ * generic code asks a language's rules through (`languageById`, `languageOfPath`, `rulesOf`, `sameFamily`).
  *
- * Adding a language: a module exporting a `Language` (grammar and extraction spec from src/syntax/languages/,
- * extensions, server if any), its entry in `LANGUAGES`, and where it has a server its install line in
- * scripts/setup.sh.
+ * Adding a language: its folder (index.ts with the `Language`, syntax.ts with the tree-sitter spec, rules.ts
+ * with its rules), its id in ids.ts and its module in `LANGUAGES`, and where it has a server its install
+ * line in scripts/setup.sh.
  */
 import path from 'node:path';
-import { c } from './c.js';
-import { cpp } from './cpp.js';
-import { csharp } from './csharp.js';
-import { go } from './go.js';
-import { java } from './java.js';
-import { javascript } from './javascript.js';
-import { python } from './python.js';
-import { rust } from './rust.js';
-import { tsx } from './tsx.js';
-import { typescript } from './typescript.js';
-import type { Language, LanguageDescriptor, ServerDescriptor } from './types.js';
+import { c } from './c/index.js';
+import { cpp } from './cpp/index.js';
+import { csharp } from './csharp/index.js';
+import { go } from './go/index.js';
+import { java } from './java/index.js';
+import { javascript } from './javascript/index.js';
+import { python } from './python/index.js';
+import { rust } from './rust/index.js';
+import { tsx } from './tsx/index.js';
+import { typescript } from './typescript/index.js';
+import type { Language, LanguageDescriptor, LanguageRules, ServerDescriptor } from './types.js';
+import { LANGUAGE_IDS, type LanguageId } from './ids.js';
 
-export type { CommandSource, Language, LanguageDescriptor, ModulePathRule, ServerDescriptor } from './types.js';
+export type { BaseCandidate, BaseLookup, CommandSource, Language, LanguageDescriptor, LanguageRules, ModulePathRule, ServerDescriptor } from './types.js';
 
 /** Every language, in the order the schemas' enum lists them. */
 export const LANGUAGES = [c, cpp, csharp, typescript, tsx, javascript, python, go, java, rust] as const;
 
-/** A language the index parses: `c`, `cpp`, `python`, ... */
-export type LanguageId = (typeof LANGUAGES)[number]['id'];
+export { LANGUAGE_IDS, type LanguageId } from './ids.js';
 
-/** The values of the `language` parameter and field (schemas/symbols.ts `LanguageSchema`). */
-export const LANGUAGE_IDS: readonly LanguageId[] = LANGUAGES.map((language) => language.id);
+if (LANGUAGES.map((language) => language.id).join() !== LANGUAGE_IDS.join()) {
+  throw new Error(`src/languages/ids.ts lists ${LANGUAGE_IDS.join(', ')} but LANGUAGES holds ${LANGUAGES.map((language) => language.id).join(', ')}: keep them the same, in the same order`);
+}
 
 /**
  * A set of languages with its lookups. `BUILTIN` holds `LANGUAGES`; `withLanguages()` makes another
@@ -45,6 +47,8 @@ export class Languages {
     const serverIds = new Map<string, ServerDescriptor>();
     for (const language of list) {
       if (this.ids.has(language.id)) throw new Error(`language '${language.id}' is listed twice`);
+      const missing = missingFields(language);
+      if (missing.length > 0) throw new Error(`language '${language.id}' lacks ${missing.join(', ')} (see src/languages/types.ts)`);
       this.ids.set(language.id, language);
       for (const extension of language.extensions) {
         if (extension !== extension.toLowerCase() || !extension.startsWith('.')) throw new Error(`language '${language.id}': extension '${extension}' must be lower case and start with a dot`);
@@ -105,6 +109,17 @@ export class Languages {
   }
 }
 
+/** What a language module must give that a plain JavaScript module could leave out. */
+function missingFields(language: Language): string[] {
+  const missing: string[] = [];
+  const rules = language.rules as Partial<Language['rules']> | undefined;
+  if (!rules) return ['rules'];
+  for (const field of ['family', 'overloads', 'separateDeclarations', 'membersLive', 'overrides', 'bases'] as const) if (rules[field] === undefined) missing.push(`rules.${field}`);
+  if (!Array.isArray(language.syntax?.skippedTokens)) missing.push('syntax.skippedTokens');
+  if (typeof language.fence !== 'string') missing.push('fence');
+  return missing;
+}
+
 /** The built-in languages. */
 export const BUILTIN = new Languages(LANGUAGES);
 
@@ -113,17 +128,60 @@ export function withLanguages(list: readonly Language[]): Languages {
   return new Languages(list);
 }
 
-/** The built-in language with this id (`LanguageId`s always have one). */
+/** The languages in use: the built-in ones, plus those a language module added (addLanguageModules). */
+let active: Languages = BUILTIN;
+const activeModules: string[] = [];
+
+/** The languages in use (the index's walker, extraction, the use cases all ask these). */
+export function activeLanguages(): Languages {
+  return active;
+}
+
+/**
+ * Adds languages from modules (file URLs) that each export `language`, a `Language`: for a language kept
+ * outside src/languages/ — a test's toy language. The index's parser threads load the same modules
+ * (languageModules), so the whole service treats them as built-in ones.
+ */
+export async function addLanguageModules(urls: readonly string[]): Promise<void> {
+  const added: Language[] = [];
+  for (const url of urls) {
+    if (activeModules.includes(url)) continue;
+    const loaded = (await import(url)) as { language?: Language };
+    if (!loaded.language) throw new Error(`language module ${url} exports no 'language'`);
+    added.push(loaded.language);
+    activeModules.push(url);
+  }
+  if (added.length > 0) active = new Languages([...active.list, ...added]);
+}
+
+/** The language modules added so far, for the parser threads to load. */
+export function languageModules(): readonly string[] {
+  return activeModules;
+}
+
+/** The language with this id (`LanguageId`s always have one). */
 export function languageById(id: LanguageId): Language<LanguageId>;
 export function languageById(id: string): Language | undefined;
 export function languageById(id: string): Language | undefined {
-  return BUILTIN.byId(id);
+  return active.byId(id);
 }
 
-/** The built-in language a file is parsed as, by extension; undefined when none. */
+/** The language a file is parsed as, by extension; undefined when none. */
 export function languageOfPath(file: string): Language<LanguageId> | undefined {
-  return BUILTIN.forPath(file) as Language<LanguageId> | undefined;
+  return active.forPath(file) as Language<LanguageId> | undefined;
 }
 
 /** The built-in language servers; config `languages.<id>` overrides them or adds more (src/languages/resolve.ts). */
 export const BUILTIN_SERVERS: readonly LanguageDescriptor[] = BUILTIN.servers();
+
+/** The rules of a language (`Language.rules`); undefined for an id that is none. */
+export function rulesOf(id: string): LanguageRules | undefined {
+  return active.byId(id)?.rules;
+}
+
+/** Whether two languages' files see each other's names (one `rules.family`): C with C++, TypeScript with JavaScript. */
+export function sameFamily(a: string, b: string): boolean {
+  if (a === b) return true;
+  const first = active.byId(a)?.rules.family;
+  return first !== undefined && first === active.byId(b)?.rules.family;
+}

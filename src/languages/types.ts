@@ -1,9 +1,11 @@
 /**
- * The shape of a language module (src/languages/<id>.ts): everything plumb knows about one language,
+ * The shape of a language (src/languages/<id>/): everything plumb knows about one language,
  * as data. The index, the syntax layer and the language-server pool read these fields; no generic
  * code tests a language's name.
  */
-import type { LanguageSpec } from '../syntax/languages/spec.js';
+import type { LanguageSpec } from '../syntax/spec.js';
+import type { StoredSymbol } from '../index/store.js';
+import type { FileImports } from '../syntax/bases.js';
 
 /** Where a language server's executable comes from; resolved at start by src/lsp/command.ts. */
 export type CommandSource =
@@ -42,6 +44,11 @@ export interface ServerDescriptor {
    * gopls needs a writable GOPATH and GOCACHE even when HOME is not writable (root in a container, CI).
    */
   environment?: (context: { cacheDir: string; env: NodeJS.ProcessEnv }) => Record<string, string> | Promise<Record<string, string>>;
+  /**
+   * The server's textDocument/implementation on a method already lists every override (clangd): asking its
+   * type hierarchy level by level (a file opened per type) would cost seconds for nothing.
+   */
+  implementationListsOverrides?: boolean;
   /** The server needs compile_commands.json (src/lsp/compile-db.ts) passed as --compile-commands-dir. */
   compileDatabase: boolean;
   readiness: {
@@ -86,7 +93,7 @@ export interface Language<Id extends string = string> {
   name: string;
   /** File extensions with the dot, lower case; each belongs to one language (`.h` is C++). */
   extensions: readonly string[];
-  /** Tree-sitter grammar and extraction rules (src/syntax/languages/). */
+  /** Tree-sitter grammar, extraction rules, tokens and imports (`syntax.ts` in its folder). */
   syntax: LanguageSpec;
   /** The language server for its files, if plumb runs one; languages sharing a server share the object. */
   server?: ServerDescriptor;
@@ -103,4 +110,87 @@ export interface Language<Id extends string = string> {
   packagePrefix?: boolean;
   /** Info string of a fenced code block in markdown answers. */
   fence: string;
+  /** How its names relate, declare, own members and inherit: generic code asks these, never the language's id. */
+  rules: LanguageRules;
+}
+
+/**
+ * A language's rules as the use cases ask them (members, hierarchy, inheritors, implementations, resolution).
+ * Tokens, imports and the syntax tree are the syntax spec's (`Language.syntax`).
+ */
+export interface LanguageRules {
+  /**
+   * Languages of one family see each other's names: a C header's function is called from C++, a JavaScript
+   * class extends a TypeScript one. Languages with the same string are one family.
+   */
+  family: string;
+  /** One name with different parameter types is several functions (C++, Java, C#): parameter types tell them apart. */
+  overloads: boolean;
+  /**
+   * A function is declared in one place and defined in another, also in another file (C and C++ prototypes,
+   * methods defined out of line): the places of one qualified name are one symbol wherever they are.
+   * Elsewhere two definitions of one qualified name in two files are two symbols.
+   */
+  separateDeclarations: boolean;
+  /** Where a member written with its type's qualified name, outside the type's body, may be: see MemberPlacement. */
+  membersLive: MemberPlacement;
+  /** What a member of a derived type overrides (hides) in a base: see OverrideRule. */
+  overrides: OverrideRule;
+  /** Member names a type never inherits (C++ `operator=`); constructors and destructors never are, in any language. */
+  uninherited?: readonly string[];
+  /** Visibility comes from access labels in the type's body (C++ `public:`), read from the source. */
+  accessLabels?: boolean;
+  /** Whether a member is static (class-level), as its syntax says; undefined when the language does not say. */
+  isStatic?(member: StoredSymbol): boolean | undefined;
+  /** A member's visibility as written or by the language's default; undefined when the language has none. */
+  visibility?(type: StoredSymbol, member: StoredSymbol): string | undefined;
+  /** Types satisfy interfaces without naming them (Go): a server's implementations are all direct subtypes. */
+  structuralTypes?: boolean;
+  /** How a written base names a type. */
+  bases: BaseRules;
+  /** A declaration's head ends at `:` at bracket depth 0 (Python), not only at `{` or `;`. */
+  colonEndsHead?: boolean;
+}
+
+/**
+ * Where a member written with its type's qualified name may live outside the type's body: `anywhere` (C++
+ * out-of-line definitions, in any file), `directory` (Go methods: the receiver's package is its directory),
+ * `package` (C#'s partial classes, Rust's impl blocks across a crate), `file` (the rest: names are per file).
+ */
+export type MemberPlacement = 'anywhere' | 'directory' | 'package' | 'file';
+
+/**
+ * What a derived type's member overrides in a base: `attribute` any member of the same name but nested types
+ * (Python, TypeScript: every attribute is looked up by name); `signature` callables of the same name and
+ * parameter types (Java, C#); `name` callables of the same name (C++, Go, Rust).
+ */
+export type OverrideRule = 'attribute' | 'signature' | 'name';
+
+/** How a written base (`public ::testing::Test`, `Generic[T]`, `Observable<T>`) is read and matched to a type. */
+export interface BaseRules {
+  /** Type arguments in square brackets (`Generic[T]`, Go's `List[T]`) are not part of the name. */
+  squareBracketArguments?: boolean;
+  /** A base every type has without naming it (Python's `object`): not a base worth resolving. */
+  implicitRoot?: string;
+  /** A base written as a name an import renames (`from x import Base as B`) names the imported type. */
+  importsRename?: boolean;
+  /**
+   * How well an indexed type fits a base written in `child`, given the written path's segments: below 0 it cannot
+   * be meant; 1 it may be; 2 and more the child's scope, imports or includes point at it; 3 the exact module.
+   * Without it: 2 for a type in the child's directory, else 1.
+   */
+  score?(lookup: BaseLookup, child: StoredSymbol, written: string, segments: string[], candidate: BaseCandidate): Promise<number>;
+  /** Whether what is written rules out the only type of its name (another C++ qualifier, another Go package). */
+  ruledOut?(child: StoredSymbol, written: string, segments: string[], candidate: BaseCandidate): boolean;
+}
+
+/** One symbol with all its places (a declaration and its definition), as the base resolver groups them. */
+export interface BaseCandidate {
+  symbol: StoredSymbol;
+  places: StoredSymbol[];
+}
+
+/** What scoring a base may ask: the imports of a symbol's file (read once per request). */
+export interface BaseLookup {
+  importsOf(symbol: StoredSymbol): Promise<FileImports>;
 }

@@ -109,7 +109,7 @@ export class DocumentSync {
     const read = await this.options.files.read(file.absolute);
     if (!read.ok) throw new PlumbError(read.reason === 'outside_root' ? 'path_outside_root' : 'file_not_found', `File '${file.relative}' ${read.message}`, { details: { file: file.relative } });
     // As the file is, byte-order mark included: the server's columns count from it as an editor's would.
-    const text = read.bytes.toString('utf8');
+    const text = read.text;
     if (open) {
       const version = open.version + 1;
       this.documents.delete(uri);

@@ -5,6 +5,7 @@
  * callHierarchyProvider), a syntactic answer: callers are the call expressions naming the function in the
  * indexed files of its language, callees the call expressions in its body resolved by name through the index.
  */
+import { forEachLimit } from '../map-limit.js';
 import path from 'node:path';
 import {
   CallHierarchyIncomingCallsRequest, CallHierarchyOutgoingCallsRequest, CallHierarchyPrepareRequest, SymbolKind,
@@ -29,7 +30,7 @@ import { listEnvelope, pageOf } from './envelope.js';
 import { A_CALLABLE, CALLABLE_KINDS, resolveOne, type ResolvedSymbol } from './resolve-symbol.js';
 import { checkLimit, partialOf, toIndexSymbol } from './search.js';
 import { SourceLines } from './source-lines.js';
-import { sameFamily } from './type-graph.js';
+import { sameFamily } from '../languages/index.js';
 
 export type Direction = 'incoming' | 'outgoing';
 
@@ -435,15 +436,10 @@ class CallContext {
   private async filesMentioning(files: string[], name: string, started: number): Promise<string[]> {
     const pattern = new RegExp(`(?<![\\w$])${escapeRegExp(name)}!?\\s*(?:<[^;{}()]*>\\s*)?\\(`);
     const out: string[] = [];
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < files.length && performance.now() - started <= SCAN_BUDGET_MS) {
-        const file = files[next++];
-        const text = await this.textOf(file);
-        if (text !== undefined && text.includes(name) && pattern.test(text)) out.push(file);
-      }
-    };
-    await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+    await forEachLimit(files, READ_CONCURRENCY, async (file) => {
+      const text = await this.textOf(file);
+      if (text !== undefined && text.includes(name) && pattern.test(text)) out.push(file);
+    }, () => performance.now() - started > SCAN_BUDGET_MS);
     return out.sort();
   }
 

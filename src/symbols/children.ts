@@ -1,4 +1,5 @@
 import { HoverRequest, MarkupContent, type Hover, type MarkedString } from 'vscode-languageserver-protocol';
+import { forEachLimit } from '../map-limit.js';
 import { PlumbError } from '../errors.js';
 import { toLspPosition } from '../lsp/convert.js';
 import type { Services } from '../services.js';
@@ -59,7 +60,7 @@ async function childrenAt(services: Services, file: WorkspaceFile, position: Pos
       hover.reason = `${results.length} children exceed hover.maxSymbols (${maxSymbols}); ask for a smaller depth or a nested symbol`;
     } else {
       const targets: { selectionRange: ChildSymbol['selectionRange']; hover?: string | null }[] = [head, ...results];
-      await mapConcurrent(targets, concurrency, async (target) => {
+      await forEachLimit(targets, concurrency, async (target) => {
         target.hover = await hoverText(services, file, target.selectionRange.start, options.signal);
       });
     }
@@ -124,10 +125,3 @@ export function hoverToText(hover: Hover): string | null {
   return text.length > 0 ? text : null;
 }
 
-async function mapConcurrent<T>(items: T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await run(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}

@@ -5,6 +5,7 @@
  * name (`foo.h` ↔ `foo.cc`/`.cpp`/`.cxx`/`.c`/`.mm`, in the same directory or a sibling include/src tree),
  * nearest first.
  */
+import { rulesOf } from '../languages/index.js';
 import path from 'node:path';
 import { PlumbError, invalidParameter } from '../errors.js';
 import type { StoredSymbol } from '../index/store.js';
@@ -48,7 +49,7 @@ export async function findCounterpart(services: Services, query: CounterpartQuer
   const shared = new Map<string, Set<string>>();
   if (names.length > 0) {
     for (const other of await reader.symbolsNamed(names, PLACES_PER_NAME)) {
-      if (other.file === file.relative || !isCallable(other) || (other.language !== 'c' && other.language !== 'cpp')) continue;
+      if (other.file === file.relative || !isCallable(other) || !rulesOf(other.language)?.separateDeclarations) continue;
       // Declared in one, defined in the other.
       if (role === 'header' ? !other.definition : other.definition) continue;
       const key = identity(other);

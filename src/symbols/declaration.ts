@@ -4,6 +4,7 @@
  * One symbol's places stay together (a C++ method declared in its class and defined out of line is one
  * symbol with two places), definitions first; forward declarations are counted, and listed last on request.
  */
+import { rulesOf } from '../languages/index.js';
 import { invalidParameter } from '../errors.js';
 import type { StoredSymbol } from '../index/store.js';
 import type { Services } from '../services.js';
@@ -55,7 +56,7 @@ export async function findDeclaration(services: Services, query: DeclarationQuer
 /** An id names one place; its symbol's other places (a C++ declaration and its definition) come with it. */
 async function placesOfId(services: Services, symbols: StoredSymbol[]): Promise<ResolvedSymbol[]> {
   const symbol = symbols[0];
-  if (!symbol || (symbol.language !== 'c' && symbol.language !== 'cpp')) return groupPlaces(symbols);
+  if (!symbol || !rulesOf(symbol.language)?.separateDeclarations) return groupPlaces(symbols);
   const namesakes = await findMatches(services, { symbol: symbol.qualifiedName });
   const group = groupPlaces(namesakes.symbols).find((candidate) => candidate.places.some((place) => place.id === symbol.id));
   return group ? [group] : groupPlaces(symbols);

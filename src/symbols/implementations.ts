@@ -12,7 +12,9 @@ import { listEnvelope, pageOf } from './envelope.js';
 import { walkInheritors, serverAnswered } from './inheritors.js';
 import { A_CALLABLE, CALLABLE_KINDS, groupPlaces, resolveOne, TYPE_KINDS, type ResolvedSymbol } from './resolve-symbol.js';
 import { checkLimit, partialOf, toIndexSymbol } from './search.js';
-import { compareSymbols, sameFamily, TypeGraph, type Source } from './type-graph.js';
+import { compareSymbols, TypeGraph, type Source } from './type-graph.js';
+import { languageById, rulesOf, sameFamily } from '../languages/index.js';
+import { dirOf } from '../languages/names.js';
 
 /** Members read per derived type's name. */
 const MEMBER_CAP = 2000;
@@ -24,8 +26,8 @@ export async function findImplementations(services: Services, query: Implementat
   const method = await resolveOne(services, query, A_CALLABLE);
   // clangd's implementation request already lists the overrides; asking its type hierarchy level by level (a file
   // opened per type) costs seconds for nothing. Where types satisfy interfaces unnamed (Go), the walk needs the server.
-  const cpp = method.symbol.language === 'cpp' || method.symbol.language === 'c';
-  const graph = new TypeGraph(services, signal, true, !cpp);
+  const listsOverrides = languageById(method.symbol.language)?.server?.implementationListsOverrides === true;
+  const graph = new TypeGraph(services, signal, true, !listsOverrides);
   const found = new Map<string, { symbol: StoredSymbol; source: Source; depth: number; confidence?: 'name' }>();
 
   const owner = await owningType(services, method);
@@ -91,16 +93,24 @@ async function owningType(services: Services, method: ResolvedSymbol): Promise<R
   return matches.length === 1 ? matches[0] : undefined;
 }
 
-/** Whether a member named after a type belongs to that very type: declared in its range, or out of line under its qualified name. */
+/** Whether a member named after a type belongs to that very type: declared in its range, or outside it where the language puts members (rules.membersLive). */
 function belongsTo(member: StoredSymbol, type: StoredSymbol): boolean {
   if (member.file === type.file && member.range.start.line >= type.range.start.line && member.range.end.line <= type.range.end.line) return true;
-  // Elsewhere only Go methods (receivers anywhere in the package) and C++ out-of-line definitions.
-  if (!sameFamily(member.language, type.language) || (member.language !== 'go' && member.language !== 'cpp' && member.language !== 'c')) return false;
+  if (!sameFamily(member.language, type.language)) return false;
   const owner = member.qualifiedName.split(/::|\./).slice(0, -1).join('.');
   const typeName = type.qualifiedName.replace(/::/g, '.');
-  // Go methods and C++ out-of-line definitions sit outside the type's range.
-  if (member.language === 'go') return owner === typeName && member.file.slice(0, member.file.lastIndexOf('/')) === type.file.slice(0, type.file.lastIndexOf('/'));
-  return owner === typeName || owner.endsWith(`.${typeName}`);
+  switch (rulesOf(member.language)?.membersLive) {
+    case 'anywhere':
+      // C++ out-of-line definitions, qualified by the type's name or a shorter tail of it.
+      return owner === typeName || owner.endsWith(`.${typeName}`);
+    case 'directory':
+      // Go methods: the receiver's package is the type's directory.
+      return owner === typeName && dirOf(member.file) === dirOf(type.file);
+    case 'package':
+      return owner === typeName && member.package === type.package;
+    default:
+      return false;
+  }
 }
 
 function placeKey(symbol: StoredSymbol): string {

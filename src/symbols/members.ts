@@ -10,7 +10,8 @@
 import path from 'node:path';
 import type { NormalizedKind } from '../kinds.js';
 import type { StoredSymbol } from '../index/store.js';
-import type { LanguageId } from '../syntax/types.js';
+import { languageById, rulesOf, sameFamily } from '../languages/index.js';
+import { BaseResolver } from './base-resolver.js';
 import type { Services } from '../services.js';
 import type { BaseRef, Member, MembersQuery, MembersResponse } from '../../schemas/navigation.js';
 import { invalidParameter } from '../errors.js';
@@ -81,25 +82,27 @@ export async function listMembers(services: Services, query: MembersQuery): Prom
   };
 }
 
-/** What a member is overridden by: the same name (and parameter types where the language overloads), callables; in Python and TypeScript any attribute. */
+/**
+ * What a member is overridden by, by its language's rule (rules.overrides): any attribute of the same name
+ * (Python, TypeScript), callables of the same name and parameter types (Java, C#), callables of the same name.
+ */
 function overrideKey(member: Member): string | null {
   if (member.kind === 'constructor' || member.name.startsWith('~')) return null;
   const callable = (CALLABLE_KINDS as readonly string[]).includes(member.kind);
-  switch (member.language) {
-    case 'python': case 'typescript': case 'tsx': case 'javascript':
+  switch (rulesOf(member.language)?.overrides) {
+    case 'attribute':
       return member.kind === 'class' || member.kind === 'interface' ? null : member.name;
-    case 'java': case 'csharp':
+    case 'signature':
       return callable ? `${member.name}(${member.parameters.map((p) => p.type.replace(/\s+/g, '')).join(',')})` : null;
     default:
       return callable ? member.name : null;
   }
 }
 
-/** Constructors, destructors and C++ copy assignment belong to their own type. */
+/** Constructors, destructors and what the language keeps with its type (C++ copy assignment) are not inherited. */
 function isInheritable(member: Member): boolean {
   if (member.kind === 'constructor' || member.name.startsWith('~')) return false;
-  if ((member.language === 'cpp' || member.language === 'c') && member.name === 'operator=') return false;
-  return true;
+  return !(rulesOf(member.language)?.uninherited ?? []).includes(member.name);
 }
 
 // ---- members of one type ----
@@ -137,7 +140,7 @@ class MemberReader {
       if (qualifier === null) continue;
       if (qualifier === type.qualifiedName) {
         if (placedWith(candidate, type)) belonging.push(candidate);
-      } else if (isCpp(type.language) && cppOwnerMayBe(qualifier, type.qualifiedName)) {
+      } else if (rulesOf(type.language)?.membersLive === 'anywhere' && ownerMayBe(qualifier, type.qualifiedName)) {
         // `Test::SetUp` written where `using namespace testing` holds: testing::Test's, unless a type is named exactly so.
         const list = elsewhere.get(qualifier) ?? [];
         list.push(candidate);
@@ -147,7 +150,7 @@ class MemberReader {
     for (const [qualifier, list] of elsewhere) {
       if ((await typesNamedExactly(this.services, qualifier, type.language)).length === 0) belonging.push(...list);
     }
-    const mine = isCpp(type.language) && belonging.some((symbol) => symbol.file !== type.file)
+    const mine = rulesOf(type.language)?.membersLive === 'anywhere' && belonging.some((symbol) => symbol.file !== type.file)
       ? await this.ownedAmongNamesakes(type, belonging)
       : belonging;
     const forwardDeclarations = mine.filter((symbol) => symbol.forwardDeclaration).length;
@@ -176,15 +179,20 @@ class MemberReader {
     });
   }
 
-  /** C++ visibility from the access labels of the class body (`public:`), the default of class or struct before the first. */
+  /**
+   * Visibility and static as the language's rules read them from each member's syntax; where visibility comes
+   * from access labels in the body (C++ `public:`), from the labels, the default of class or struct before the first.
+   */
   private async addVisibility(type: StoredSymbol, members: Array<Member & { inClass: boolean }>): Promise<void> {
+    const rules = rulesOf(type.language);
     for (const member of members) {
-      const visibility = syntacticVisibility(type, member);
+      const memberRules = rulesOf(member.language);
+      const visibility = memberRules?.visibility?.(type, member);
       if (visibility) member.visibility = visibility;
-      const isStatic = staticOf(member);
+      const isStatic = STATIC_KINDS.has(member.kind) ? memberRules?.isStatic?.(member) : undefined;
       if (isStatic !== undefined) member.static = isStatic;
     }
-    if (type.language !== 'cpp') return;
+    if (!rules?.accessLabels) return;
     const inClass = members.filter((member) => member.inClass);
     if (inClass.length === 0) return;
     const read = await this.sources.read(type.file);
@@ -213,7 +221,7 @@ function groupMembers(type: StoredSymbol, symbols: StoredSymbol[]): Array<Member
   const groups = new Map<string, StoredSymbol[]>();
   for (const symbol of symbols) {
     const family = (CALLABLE_KINDS as readonly string[]).includes(symbol.kind) ? 'callable' : symbol.kind;
-    const types = family === 'callable' && OVERLOADING.has(symbol.language) ? symbol.parameters.map((p) => p.type.replace(/\s+/g, '').replace(/=.*$/, '')).join(',') : '';
+    const types = family === 'callable' && rulesOf(symbol.language)?.overloads ? symbol.parameters.map((p) => p.type.replace(/\s+/g, '').replace(/=.*$/, '')).join(',') : '';
     const key = `${family}\u0000${symbol.name}\u0000${types}`;
     const group = groups.get(key);
     if (group) group.push(symbol);
@@ -237,8 +245,6 @@ function groupMembers(type: StoredSymbol, symbols: StoredSymbol[]): Array<Member
   return entries.map(({ order: _order, ...member }) => member);
 }
 
-const OVERLOADING = new Set<LanguageId>(['cpp', 'c', 'csharp', 'java']);
-
 function insideType(symbol: StoredSymbol, type: StoredSymbol): boolean {
   if (symbol.file !== type.file) return false;
   const { start, end } = type.range;
@@ -247,53 +253,36 @@ function insideType(symbol: StoredSymbol, type: StoredSymbol): boolean {
     && (at.line < end.line || (at.line === end.line && at.column <= end.column));
 }
 
-/** Where a member with the type's exact qualifier may live: the type's file (TS, Python, Java: names are per file), its package directory (Go), its package (C#, Rust), anywhere (C++). */
+/** Where a member with the type's exact qualifier may live (rules.membersLive): anywhere, the type's directory, package, or file. */
 function placedWith(member: StoredSymbol, type: StoredSymbol): boolean {
-  switch (type.language) {
-    case 'c': case 'cpp':
+  switch (rulesOf(type.language)?.membersLive) {
+    case 'anywhere':
       return true;
-    case 'go':
+    case 'directory':
       return path.posix.dirname(member.file) === path.posix.dirname(type.file);
-    case 'csharp': case 'rust':
+    case 'package':
       return member.package === type.package;
     default:
       return member.file === type.file;
   }
 }
 
-function separatorOf(language: LanguageId): string {
-  return language === 'cpp' || language === 'c' || language === 'rust' ? '::' : '.';
-}
-
 /** The qualified name without the member's own name (`testing::Test` of `testing::Test::SetUp`). */
 function qualifierOf(symbol: StoredSymbol): string | null {
-  const tail = `${separatorOf(symbol.language)}${symbol.name}`;
+  const separator = languageById(symbol.language)?.syntax.separator ?? '.';
+  const tail = `${separator}${symbol.name}`;
   return symbol.qualifiedName.endsWith(tail) ? symbol.qualifiedName.slice(0, -tail.length) : null;
 }
 
-function isCpp(language: LanguageId): boolean {
-  return language === 'cpp' || language === 'c';
-}
-
-function sameFamily(a: LanguageId, b: LanguageId): boolean {
-  return family(a) === family(b);
-}
-
-function family(language: LanguageId): string {
-  if (language === 'c') return 'cpp';
-  if (language === 'tsx' || language === 'javascript') return 'typescript';
-  return language;
-}
-
-/** A C++ member qualified with a shorter name than the type's (`Test::SetUp` for `testing::Test`): its segments end the type's. */
-function cppOwnerMayBe(qualifier: string, typeName: string): boolean {
+/** A member qualified with a shorter name than the type's (C++ `Test::SetUp` for `testing::Test`): its segments end the type's. */
+function ownerMayBe(qualifier: string, typeName: string): boolean {
   const q = qualifier.split('::');
   const t = typeName.split('::');
   if (q.length >= t.length) return false;
   return q.every((segment, i) => segment === t[t.length - q.length + i]);
 }
 
-async function typesNamedExactly(services: Services, qualified: string, language: LanguageId): Promise<StoredSymbol[]> {
+async function typesNamedExactly(services: Services, qualified: string, language: string): Promise<StoredSymbol[]> {
   const matches = await findMatches(services, { symbol: qualified });
   return matches.symbols.filter((symbol) => symbol.qualifiedName === qualified && sameFamily(symbol.language, language) && (TYPE_KINDS as readonly string[]).includes(symbol.kind));
 }
@@ -306,62 +295,7 @@ function commonPrefix(a: string, b: string): number {
   return i;
 }
 
-// ---- static and visibility, as the syntax says ----
-
-/** The signature up to the parameters or the value: where modifiers are written. */
-function head(signature: string): string {
-  const cut = signature.search(/[(=]/);
-  return cut >= 0 ? signature.slice(0, cut) : signature;
-}
-
 const STATIC_KINDS = new Set<NormalizedKind>(['method', 'function', 'field', 'property', 'constant', 'variable']);
-
-function staticOf(member: Member): boolean | undefined {
-  if (!STATIC_KINDS.has(member.kind)) return undefined;
-  switch (member.language) {
-    case 'cpp': case 'java': case 'csharp': case 'typescript': case 'tsx': case 'javascript':
-      return /(^|[\s@\]])static\b/.test(head(member.signature));
-    case 'python':
-      if (member.kind !== 'method') return undefined;
-      return /@\s*(staticmethod|classmethod)\b/.test(member.signature);
-    case 'rust':
-      if (member.kind !== 'method') return undefined;
-      return !/\(\s*(&\s*('\w+\s+)?)?(mut\s+)?self\b/.test(member.signature);
-    default:
-      return undefined;
-  }
-}
-
-function syntacticVisibility(type: StoredSymbol, member: Member): string | undefined {
-  const modifiers = head(member.signature);
-  switch (member.language) {
-    case 'typescript': case 'tsx': case 'javascript': {
-      if (member.name.startsWith('#')) return 'private';
-      const written = /(^|\s)(private|protected|public)\s/.exec(`${modifiers} `);
-      return written ? written[2] : 'public';
-    }
-    case 'java': {
-      const written = /\b(public|protected|private)\b/.exec(modifiers);
-      if (written) return written[1];
-      return type.kind === 'interface' || member.kind === 'enum_member' ? 'public' : 'package';
-    }
-    case 'csharp': {
-      const written = /\b(protected\s+internal|private\s+protected|public|protected|internal|private)\b/.exec(modifiers);
-      if (written) return written[1].replace(/\s+/g, ' ');
-      return type.kind === 'interface' || member.kind === 'enum_member' ? 'public' : 'private';
-    }
-    case 'rust': {
-      if (type.kind === 'interface' || member.kind === 'enum_member') return 'public';
-      const written = /(^|\s)pub(\s*\(\s*([\w:]+)[^)]*\))?/.exec(modifiers);
-      if (!written) return 'private';
-      return written[3] === 'crate' ? 'crate' : written[3] ? `pub(${written[3]})` : 'public';
-    }
-    case 'go':
-      return /^\p{Lu}/u.test(member.name) ? 'public' : 'package';
-    default:
-      return undefined;
-  }
-}
 
 // ---- bases ----
 
@@ -370,8 +304,13 @@ interface ResolvedBase {
   symbol?: StoredSymbol;
 }
 
-/** The type's bases as written, resolved through the index, transitively (breadth first, each type once). */
+/**
+ * The type's bases as written, resolved through the one base resolver (the hierarchy's), transitively
+ * (breadth first, each type once). A base the resolver cannot tell from a namesake takes the first of the
+ * best (as the hierarchy lists it first).
+ */
 async function resolveBases(services: Services, type: StoredSymbol): Promise<ResolvedBase[]> {
+  const resolver = new BaseResolver(services);
   const out: ResolvedBase[] = [];
   const visited = new Set<string>([type.id]);
   let level: Array<{ symbol: StoredSymbol; via?: string }> = [{ symbol: type }];
@@ -382,7 +321,7 @@ async function resolveBases(services: Services, type: StoredSymbol): Promise<Res
         if (out.length >= BASES_MAX) break;
         const name = baseName(written, derived.language);
         if (!name) continue;
-        const found = await resolveBase(services, name, derived);
+        const found = (await resolver.resolve(derived, written)).best[0]?.symbol;
         const via = depth > 1 ? derived.qualifiedName : undefined;
         if (!found) {
           if (!out.some((base) => !base.symbol && base.ref.name === name)) out.push({ ref: { name, resolved: false, depth, ...(via ? { via } : {}) } });
@@ -400,15 +339,16 @@ async function resolveBases(services: Services, type: StoredSymbol): Promise<Res
 }
 
 /** `public ::testing::Test` → `testing::Test`; `Observable<T>` → `Observable`; `Generic[T]` → `Generic`; `Shape("circle")` → `Shape`. */
-export function baseName(written: string, language: LanguageId): string | null {
+export function baseName(written: string, language: string): string | null {
+  const rules = rulesOf(language)?.bases;
   let name = written.trim()
     .replace(/^(?:(?:public|protected|private|virtual|internal)\s+)+/, '')
     .replace(/\s*\.\.\.$/, '');
   name = stripBracketed(name, '<', '>');
-  if (language === 'python' || language === 'go') name = stripBracketed(name, '[', ']');
+  if (rules?.squareBracketArguments) name = stripBracketed(name, '[', ']');
   name = stripBracketed(name, '(', ')');
   name = name.replace(/^\*+/, '').replace(/^::/, '').replace(/\s+/g, '').trim();
-  if (language === 'python' && (name === 'object' || name === '')) return null;
+  if (name === '' || name === rules?.implicitRoot) return null;
   // Rust supertraits and TS intersections may list several bounds: take a single name only.
   if (!/^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|\.)[\p{L}_$][\p{L}\p{N}_$]*)*$/u.test(name)) return null;
   return name;
@@ -424,38 +364,4 @@ function stripBracketed(text: string, open: string, close: string): string {
     else if (depth === 0) out += char;
   }
   return out;
-}
-
-/** The indexed type a written base names, nearest the derived type first (same file, directory, package; C++: enclosing namespaces). */
-async function resolveBase(services: Services, name: string, derived: StoredSymbol): Promise<StoredSymbol | undefined> {
-  const matches = await findMatches(services, { symbol: name });
-  const candidates = matches.symbols.filter((symbol) => (TYPE_KINDS as readonly string[]).includes(symbol.kind) && sameFamily(symbol.language, derived.language) && symbol.id !== derived.id);
-  if (candidates.length === 0) return undefined;
-  const derivedScope = derived.qualifiedName.split(separatorOf(derived.language)).slice(0, -1);
-  const score = (candidate: StoredSymbol): number => {
-    let value = 0;
-    if (candidate.file === derived.file) value += 1000;
-    else if (path.posix.dirname(candidate.file) === path.posix.dirname(derived.file)) value += 500;
-    if (candidate.package === derived.package) value += 200;
-    if (candidate.definition) value += 50;
-    if (isCpp(derived.language)) {
-      // C++ looks a base name up from the derived type's namespace outwards.
-      const scope = candidate.qualifiedName.split('::').slice(0, -1);
-      const name = candidate.qualifiedName.split('::');
-      let common = 0;
-      while (common < scope.length && common < derivedScope.length && scope[common] === derivedScope[common]) common++;
-      if (common === scope.length || name.length <= 1) value += 100 + common * 10;
-    }
-    return value;
-  };
-  let best = candidates[0];
-  let bestScore = score(best);
-  for (const candidate of candidates.slice(1)) {
-    const value = score(candidate);
-    if (value > bestScore) {
-      best = candidate;
-      bestScore = value;
-    }
-  }
-  return best;
 }

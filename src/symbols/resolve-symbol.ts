@@ -5,6 +5,7 @@
  * the candidates that fit the operation, forward declarations dropped, a declaration merged with its
  * definition; one left is the answer, several a 409 listing them with ids.
  */
+import { rulesOf } from '../languages/index.js';
 import { invalidParameter, PlumbError } from '../errors.js';
 import type { NormalizedKind } from '../kinds.js';
 import { parseQuery } from '../index/ranking.js';
@@ -149,14 +150,14 @@ function identityKey(symbol: StoredSymbol): string {
   const family = (CALLABLE_KINDS as readonly string[]).includes(symbol.kind) ? 'callable' : symbol.kind;
   const qualified = symbol.qualifiedName.replace(/::|#/g, '.');
   // Overloads are separate symbols where the language has them; a TypeScript overload list is one function.
-  const types = family === 'callable' && OVERLOADING.has(symbol.language) ? symbol.parameters.map((p) => normalizeType(p.type)).join(',') : '';
-  // Only C and C++ split one symbol between a declaration and a definition in different files; elsewhere two
-  // definitions of one qualified name in two files are two symbols (two modules' `main`, two packages' `Config`).
-  const place = symbol.language === 'c' || symbol.language === 'cpp' ? '' : `${symbol.file}\u0000`;
-  return `${symbol.language === 'c' ? 'cpp' : symbol.language}\u0000${place}${family}\u0000${qualified}\u0000${types}`;
+  const rules = rulesOf(symbol.language);
+  const types = family === 'callable' && rules?.overloads ? symbol.parameters.map((p) => normalizeType(p.type)).join(',') : '';
+  // Where a language splits one symbol between a declaration and a definition (C, C++), its places are one
+  // symbol in any file; elsewhere two definitions of one qualified name in two files are two symbols (two
+  // modules' `main`, two packages' `Config`).
+  const place = rules?.separateDeclarations ? '' : `${symbol.file}\u0000`;
+  return `${rules?.family ?? symbol.language}\u0000${place}${family}\u0000${qualified}\u0000${types}`;
 }
-
-const OVERLOADING = new Set<LanguageId>(['cpp', 'csharp', 'java']);
 
 function normalizeType(type: string): string {
   return type.replace(/\s+/g, '').replace(/=.*$/, '');

@@ -5,6 +5,7 @@
  * begins, indentation kept; plus the language server's hover at the name where one serves the language.
  * Doc: the stored doc comment as plain text.
  */
+import { rulesOf } from '../languages/index.js';
 import path from 'node:path';
 import { HoverRequest, type Hover as LspHover, type MarkedString, type MarkupContent } from 'vscode-languageserver-protocol';
 import {
@@ -113,7 +114,7 @@ export async function headOf(sources: SourceLines, symbol: StoredSymbol): Promis
   // A signature clipped at its length cap, or one not found (a head with preprocessor lines): from the
   // name on, up to the body's opening (`{`, `;`, Python's `:`) at bracket depth 0.
   const end = matched && !matched.clipped ? matched.end
-    : scanToBody(text, Math.max(nameOffset, matched?.end ?? 0), symbol.language === 'python') ?? lineEndOffset(text, Math.max(0, symbol.selectionRange.end.line - first));
+    : scanToBody(text, Math.max(nameOffset, matched?.end ?? 0), rulesOf(symbol.language)?.colonEndsHead === true) ?? lineEndOffset(text, Math.max(0, symbol.selectionRange.end.line - first));
   let head = text.slice(0, end).replace(/[ \t]+$/gm, '').trimEnd();
   let headLines = head.split('\n');
   let truncated = false;

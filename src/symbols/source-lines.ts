@@ -5,7 +5,7 @@
  * each file read once.
  */
 import path from 'node:path';
-import { decode, READ_BYTES_MAX } from '../files.js';
+import { READ_BYTES_MAX, stripBom } from '../files.js';
 import type { Services } from '../services.js';
 
 /** Files larger than this are not read for a snippet (generated or minified code). */
@@ -33,6 +33,6 @@ export class SourceLines {
     const absolute = path.isAbsolute(storedFile) ? storedFile : path.resolve(workspace.root, storedFile);
     const read = await workspace.files.read(absolute, SNIPPET_FILE_BYTES_MAX);
     if (!read.ok) return { error: `'${storedFile}' ${read.message}` };
-    return { lines: decode(read.bytes).split(/\r?\n/) };
+    return { lines: stripBom(read.text).split(/\r?\n/) };
   }
 }

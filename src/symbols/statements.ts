@@ -1,6 +1,6 @@
 /**
  * GET /statements and search_statements: text, regex and path queries over the statements of the
- * workspace's files, in every language with a statement table (src/syntax/languages/*.ts).
+ * workspace's files, in every language with a statement table (`syntax.ts` in src/languages/<id>/).
  *
  * Never parses the whole workspace for a query: the scope (file, package, language, symbol) comes
  * from the index; each file's text (kept in a bounded cache, checked against the index's size and
@@ -14,7 +14,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { invalidParameter, PlumbError } from '../errors.js';
-import { looksBinary } from '../files.js';
+import { forEachLimit } from '../map-limit.js';
 import type { FileFilter, IndexedFileInfo, StoredSymbol } from '../index/store.js';
 import type { LanguageId } from '../syntax/types.js';
 import type { Services } from '../services.js';
@@ -57,7 +57,6 @@ interface FileScope {
 }
 
 interface Caches {
-  texts: TextCache;
   trees: Map<string, { key: string; tree: StatementFile | null }>;
 }
 
@@ -66,7 +65,7 @@ const cachesByServices = new WeakMap<Services, Caches>();
 function cachesOf(services: Services): Caches {
   let caches = cachesByServices.get(services);
   if (!caches) {
-    caches = { texts: new TextCache(services.config.statements.cachedTextMb * 1024 * 1024), trees: new Map() };
+    caches = { trees: new Map() };
     cachesByServices.set(services, caches);
   }
   return caches;
@@ -102,7 +101,7 @@ export async function searchStatements(services: Services, input: StatementsQuer
 
   rounds: for (let round = 0; round < scopes.length; round += ROUND_FILES) {
     const batch = scopes.slice(round, round + ROUND_FILES);
-    const texts = await readTexts(services, caches.texts, batch.map((scope) => scope.info), skipped);
+    const texts = await readTexts(services, batch.map((scope) => scope.info), skipped);
     signal?.throwIfAborted();
     filesSearched += batch.length;
     const candidates = await filterTexts(matcher, texts, regex);
@@ -255,45 +254,20 @@ function absoluteOf(services: Services, file: string): string {
   return path.isAbsolute(file) ? file : path.join(services.workspace.root, file);
 }
 
-/** The texts of `infos` (null for a file not searched, which `skipped` names with why), through the cache. */
-async function readTexts(services: Services, cache: TextCache, infos: IndexedFileInfo[], skipped: SkippedFiles): Promise<Array<string | null>> {
+/** The texts of `infos` (null for a file not searched, which `skipped` names with why), through the workspace's file reader. */
+async function readTexts(services: Services, infos: IndexedFileInfo[], skipped: SkippedFiles): Promise<Array<string | null>> {
   const out: Array<string | null> = new Array(infos.length).fill(null);
-  const files = services.workspace.files;
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < infos.length) {
-      const i = next++;
-      const info = infos[i];
-      const absolute = absoluteOf(services, info.file);
-      // Checked on every read, cached or not: a file replaced by a link to outside the workspace is not read.
-      const access = files.check(absolute);
-      if (!access.ok) {
-        skipped.add(info.file, access.reason, access.message);
-        continue;
-      }
-      if (access.size > MAX_FILE_BYTES) {
-        skipped.add(info.file, 'too_large', `is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB (generated code or data); not searched`);
-        continue;
-      }
-      const key = `${access.real}:${access.size}:${access.mtimeMs}`;
-      const cached = cache.get(info.file, key);
-      if (cached !== undefined) {
-        out[i] = cached;
-        if (cached === null) skipped.add(info.file, 'binary', BINARY);
-        continue;
-      }
-      const read = await files.read(absolute, MAX_FILE_BYTES);
-      if (!read.ok) {
-        skipped.add(info.file, read.reason, read.message);
-        continue;
-      }
-      const text = looksBinary(read.bytes) ? null : read.bytes.toString('utf8');
-      cache.set(info.file, key, text);
-      out[i] = text;
-      if (text === null) skipped.add(info.file, 'binary', BINARY);
+  // Checked on every read, kept in memory or not: a file replaced by a link to outside the workspace is not read.
+  await forEachLimit(infos, READ_CONCURRENCY, async (info, i) => {
+    const read = await services.workspace.files.read(absoluteOf(services, info.file), MAX_FILE_BYTES);
+    if (!read.ok) {
+      skipped.add(info.file, read.reason, read.reason === 'too_large' ? `is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB (generated code or data); not searched` : read.message);
+    } else if (read.binary) {
+      skipped.add(info.file, 'binary', BINARY);
+    } else {
+      out[i] = read.text;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, infos.length) }, worker));
+  });
   return out;
 }
 
@@ -482,36 +456,4 @@ function nodePath(file: StatementFile, node: StatementNode): string {
     else segments.push(`${current.short}[${current.position}]`);
   }
   return `/${segments.reverse().join('/')}`;
-}
-
-/** File texts by stored path, least recently used dropped past a size in characters (UTF-16: two bytes each). */
-class TextCache {
-  private readonly entries = new Map<string, { key: string; text: string | null }>();
-  private bytes = 0;
-  constructor(private readonly maxBytes: number) {}
-
-  get(file: string, key: string): string | null | undefined {
-    const entry = this.entries.get(file);
-    if (!entry || entry.key !== key) return undefined;
-    this.entries.delete(file);
-    this.entries.set(file, entry);
-    return entry.text;
-  }
-
-  set(file: string, key: string, text: string | null): void {
-    const size = (text?.length ?? 0) * 2;
-    if (size > this.maxBytes) return;
-    const old = this.entries.get(file);
-    if (old) {
-      this.bytes -= (old.text?.length ?? 0) * 2;
-      this.entries.delete(file);
-    }
-    this.entries.set(file, { key, text });
-    this.bytes += size;
-    for (const [oldest, entry] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      this.bytes -= (entry.text?.length ?? 0) * 2;
-    }
-  }
 }

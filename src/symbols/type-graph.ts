@@ -17,7 +17,8 @@ import type { StoredSymbol } from '../index/store.js';
 import type { LanguageId } from '../syntax/types.js';
 import { fromLspPosition, toLspPosition } from '../lsp/convert.js';
 import type { Services } from '../services.js';
-import { basePath, baseKey, parseImports, type FileImports } from '../syntax/bases.js';
+import { BaseResolver } from './base-resolver.js';
+import { rulesOf, sameFamily } from '../languages/index.js';
 import type { WorkspaceFile } from '../workspace.js';
 import { comparePositions, rangeHolds } from './document-symbols.js';
 import { groupPlaces, TYPE_KINDS, type ResolvedSymbol } from './resolve-symbol.js';
@@ -57,14 +58,6 @@ const SAME_NAME_CAP = 200;
 /** Candidate subtypes of one name read from the index. */
 const CANDIDATE_CAP = 5000;
 
-const FAMILY: Record<LanguageId, string> = {
-  c: 'cpp', cpp: 'cpp', typescript: 'ts', tsx: 'ts', javascript: 'ts', python: 'python', go: 'go', java: 'java', csharp: 'csharp', rust: 'rust',
-};
-
-export function sameFamily(a: LanguageId, b: LanguageId): boolean {
-  return FAMILY[a] === FAMILY[b];
-}
-
 type ServerMode = 'typeHierarchy' | 'implementation' | 'none';
 
 interface ServerInfo {
@@ -74,8 +67,8 @@ interface ServerInfo {
 
 export class TypeGraph {
   private readonly reader;
-  private readonly imports = new Map<string, Promise<FileImports>>();
-  private readonly typesNamed = new Map<string, Promise<ResolvedSymbol[]>>();
+  /** The one resolver of written bases (members, hierarchy, inheritors and implementations share it). */
+  readonly bases: BaseResolver;
   private readonly fileSymbols = new Map<string, Promise<StoredSymbol[]>>();
   private readonly subtypes = new Map<string, Promise<SubtypeEdge[]>>();
   private readonly servers = new Map<string, Promise<ServerInfo>>();
@@ -99,6 +92,7 @@ export class TypeGraph {
    */
   constructor(private readonly services: Services, private readonly signal: AbortSignal | undefined, private readonly useServer = true, private readonly serverSubtypesToo = true) {
     this.reader = services.index.reader;
+    this.bases = new BaseResolver(services);
   }
 
   /** partial/reason for the answer when the server part is missing or incomplete. */
@@ -145,9 +139,9 @@ export class TypeGraph {
     const edges: SubtypeEdge[] = [];
     for (const candidate of candidates) {
       for (const written of candidate.bases) {
-        const named = await this.nameOfBase(candidate, written);
+        const named = await this.bases.nameOf(candidate, written);
         if (named !== type.name) continue;
-        const resolved = await this.resolveBase(candidate, written);
+        const resolved = await this.bases.resolve(candidate, written);
         if (!resolved.best.some((group) => group.places.some((p) => ids.has(p.id)))) continue;
         edges.push({ symbol: candidate, source: 'index', written, ...(resolved.confirmed ? {} : { confidence: 'name' as const }) });
         break;
@@ -156,25 +150,13 @@ export class TypeGraph {
     return edges;
   }
 
-  /** The type name a written base stands for: its last segment, or what an import alias renames. */
-  private async nameOfBase(child: StoredSymbol, written: string): Promise<string | undefined> {
-    const segments = basePath(written);
-    const key = baseKey(written);
-    if (segments.length === 1 && key && (FAMILY[child.language] === 'ts' || FAMILY[child.language] === 'python')) {
-      const imports = await this.importsOf(child);
-      const alias = imports.names.find((n) => n.local === key && n.imported !== 'default');
-      if (alias) return alias.imported;
-    }
-    return key;
-  }
-
   // ---- up: bases -------------------------------------------------------------------------------
 
   /** The bases of a type, each resolved through the index (external when no type of its name fits). */
   async supertypes(type: StoredSymbol): Promise<SupertypeEdge[]> {
     const edges: SupertypeEdge[] = [];
     for (const written of type.bases) {
-      const resolved = await this.resolveBase(type, written);
+      const resolved = await this.bases.resolve(type, written);
       if (resolved.best.length === 0) {
         edges.push({ written, source: 'index' });
         continue;
@@ -203,142 +185,6 @@ export class TypeGraph {
       out.push({ symbol, name: item.name, location: located });
     }
     return out;
-  }
-
-  // ---- resolution of a written base ------------------------------------------------------------
-
-  /**
-   * Which index type a base written in `child` names: every type of that name in the language family,
-   * scored by the child's scope, imports and includes; `best` are the top-scored, `confirmed` when one
-   * stands out (or is the only one of its name).
-   */
-  async resolveBase(child: StoredSymbol, written: string): Promise<{ best: ResolvedSymbol[]; confirmed: boolean }> {
-    const name = await this.nameOfBase(child, written);
-    if (!name) return { best: [], confirmed: false };
-    const groups = (await this.typesNamedIn(name, child.language)).filter((g) => !g.places.some((p) => p.id === child.id));
-    if (groups.length === 0) return { best: [], confirmed: false };
-    if (groups.length === 1) {
-      // The only type of its name: confirmed unless what is written rules it out (no file read needed).
-      return ruledOut(child, written, groups[0]) ? { best: [], confirmed: false } : { best: groups, confirmed: true };
-    }
-    const scored = await Promise.all(groups.map(async (group) => ({ group, score: await this.score(child, written, group) })));
-    const top = Math.max(...scored.map((s) => s.score));
-    if (top < 0) return { best: [], confirmed: false };
-    const best = scored.filter((s) => s.score === top).map((s) => s.group);
-    const second = Math.max(-1, ...scored.filter((s) => s.score !== top).map((s) => s.score));
-    // Confirmed: the scope or imports point at one type, or it is the only one its file could reach.
-    return { best, confirmed: best.length === 1 && (top >= 2 || (top >= 1 && second < 1)) };
-  }
-
-  private typesNamedIn(name: string, language: LanguageId): Promise<ResolvedSymbol[]> {
-    const key = `${FAMILY[language]}\u0000${name}`;
-    let found = this.typesNamed.get(key);
-    if (!found) {
-      found = this.reader.search({ name, tiers: ['exact'], kinds: [...TYPE_KINDS], offset: 0, limit: SAME_NAME_CAP, includeForwardDeclarations: false })
-        .then((page) => groupPlaces(page.results.map((hit) => hit.symbol).filter((s) => sameFamily(s.language, language) && !s.forwardDeclaration)));
-      this.typesNamed.set(key, found);
-    }
-    return found;
-  }
-
-  /**
-   * How well a type fits a base written in `child`: below 0 it cannot be meant; 1 it may be; 2 and more the
-   * child's scope, imports or includes point at it (3: the same file or the exact module).
-   */
-  private async score(child: StoredSymbol, written: string, group: ResolvedSymbol): Promise<number> {
-    const target = group.symbol;
-    const segments = basePath(written);
-    const qualifier = segments.slice(0, -1);
-    if (group.places.some((p) => p.file === child.file)) return qualifier.length === 0 || qualifiedEndsWith(target, segments) ? 3 : 2;
-    switch (FAMILY[child.language]) {
-      case 'cpp':
-        return this.scoreCpp(child, written, segments, group);
-      case 'python':
-        return this.scorePython(child, segments, group);
-      case 'ts':
-        return this.scoreScript(child, segments, group);
-      case 'go':
-        return this.scoreGo(child, segments, group);
-      default:
-        return dirOf(target.file) === dirOf(child.file) ? 2 : 1;
-    }
-  }
-
-  private async scoreCpp(child: StoredSymbol, written: string, segments: string[], group: ResolvedSymbol): Promise<number> {
-    const target = splitQualified(group.symbol.qualifiedName);
-    const childScope = splitQualified(child.qualifiedName).slice(0, -1);
-    const global = written.trim().replace(/^(?:(?:public|protected|private|virtual)\s+)+/, '').startsWith('::');
-    // C++ lookup walks outwards from the deriving class's scope: the type must be scope prefix + the written path.
-    if (target.length < segments.length || !endsWith(target, segments)) return -1;
-    const prefix = target.slice(0, target.length - segments.length);
-    const imports = await this.importsOf(child);
-    let score: number;
-    if (global ? prefix.length === 0 : startsWith(childScope, prefix)) score = 2 + prefix.length / 100;
-    // `using ns::Base;` or `using namespace ns;` in the deriving file brings it in.
-    else if (segments.length === 1 && (imports.usings.includes(target.join('::')) || imports.usingNamespaces.includes(prefix.join('::')))) score = 2;
-    else score = 0.5;
-    // Includes break ties: a header the deriving file includes holds the type.
-    const includes = imports.includes;
-    if (includes.length > 0 && group.places.some((p) => includes.some((inc) => pathEndsWith(p.file, inc)))) score += 1;
-    return score;
-  }
-
-  private async scorePython(child: StoredSymbol, segments: string[], group: ResolvedSymbol): Promise<number> {
-    const imports = await this.importsOf(child);
-    const name = segments[segments.length - 1];
-    let modulePath: string[] | undefined;
-    if (segments.length === 1) {
-      const imported = imports.names.find((n) => n.local === name);
-      if (imported) modulePath = pythonModule(imported.from, child.file);
-    } else {
-      const head = segments[0];
-      const whole = imports.modules.find((m) => m.local === head);
-      const fromName = imports.names.find((n) => n.local === head);
-      if (whole) modulePath = [...whole.from.split('.'), ...segments.slice(1, -1)];
-      else if (fromName) modulePath = [...pythonModule(fromName.from, child.file), fromName.imported, ...segments.slice(1, -1)];
-      else modulePath = segments.slice(0, -1);
-    }
-    if (!modulePath || modulePath.length === 0) return 1;
-    return moduleFileScore(group, modulePath);
-  }
-
-  private async scoreScript(child: StoredSymbol, segments: string[], group: ResolvedSymbol): Promise<number> {
-    const imports = await this.importsOf(child);
-    const head = segments[0];
-    const specifier = segments.length === 1
-      ? imports.names.find((n) => n.local === head)?.from
-      : imports.modules.find((m) => m.local === head)?.from ?? imports.names.find((n) => n.local === head)?.from;
-    if (!specifier) return segments.length === 1 ? 0.5 : 1;
-    if (specifier.startsWith('.')) {
-      const resolved = path.posix.normalize(path.posix.join(dirOf(child.file), specifier));
-      let best = 0.5;
-      for (const place of group.places) {
-        const stem = place.file.replace(/\.(d\.)?[mc]?[jt]sx?$/, '');
-        if (stem === resolved || stem === `${resolved}/index`) return 3;
-        if (place.file.startsWith(`${resolved}/`) || dirOf(place.file) === dirOf(resolved) ) best = Math.max(best, 2);
-        else best = Math.max(best, 1);
-      }
-      return best;
-    }
-    // A package specifier: the type's package.
-    return group.places.some((p) => specifier === p.package || specifier.startsWith(`${p.package}/`)) ? 2 : 1;
-  }
-
-  private async scoreGo(child: StoredSymbol, segments: string[], group: ResolvedSymbol): Promise<number> {
-    if (segments.length === 1) return group.places.some((p) => dirOf(p.file) === dirOf(child.file)) ? 3 : -1;
-    const imports = await this.importsOf(child);
-    const imported = imports.modules.find((m) => m.local === segments[0]);
-    if (!imported) return group.places.some((p) => dirOf(p.file).split('/').pop() === segments[0]) ? 2 : -1;
-    return group.places.some((p) => pathEndsWith(dirOf(p.file), imported.from)) ? 3 : group.places.some((p) => dirOf(p.file).split('/').pop() === imported.from.split('/').pop()) ? 2 : -1;
-  }
-
-  private importsOf(symbol: StoredSymbol): Promise<FileImports> {
-    let imports = this.imports.get(symbol.file);
-    if (!imports) {
-      imports = this.services.workspace.files.text(this.absoluteOf(symbol.file)).then((text) => parseImports(symbol.language, text ?? ''));
-      this.imports.set(symbol.file, imports);
-    }
-    return imports;
   }
 
   // ---- the server --------------------------------------------------------------------------------
@@ -392,7 +238,7 @@ export class TypeGraph {
       // The TypeScript server answers every level at once: keep those deriving from this type directly
       // (their written bases name it), and any whose bases say nothing of it only where types satisfy
       // interfaces structurally (Go).
-      const direct = symbol.language === 'go' || (await Promise.all(symbol.bases.map((b) => this.nameOfBase(symbol, b)))).includes(type.name);
+      const direct = rulesOf(symbol.language)?.structuralTypes === true || (await Promise.all(symbol.bases.map((b) => this.bases.nameOf(symbol, b)))).includes(type.name);
       if (direct) out.push(symbol);
     }
     return out;
@@ -456,7 +302,7 @@ export class TypeGraph {
 
   /** What the language's server serves for the hierarchy, once per language (and the answer's server part for the first). */
   private server(symbol: StoredSymbol, file: WorkspaceFile): Promise<ServerInfo> {
-    const key = FAMILY[symbol.language];
+    const key = rulesOf(symbol.language)?.family ?? symbol.language;
     let info = this.servers.get(key);
     if (!info) {
       info = this.probe(symbol, file);
@@ -528,14 +374,6 @@ export class TypeGraph {
   }
 }
 
-/** Whether a written base cannot name this type, the only one of its name: another C++ qualifier, another Go package. */
-function ruledOut(child: StoredSymbol, written: string, group: ResolvedSymbol): boolean {
-  const segments = basePath(written);
-  if (FAMILY[child.language] === 'cpp') return segments.length > 1 && !endsWith(splitQualified(group.symbol.qualifiedName), segments);
-  if (FAMILY[child.language] === 'go' && segments.length === 1) return !group.places.some((p) => dirOf(p.file) === dirOf(child.file));
-  return false;
-}
-
 function asLocations(answer: Location | Location[] | LocationLink[] | null | undefined): Location[] {
   if (!answer) return [];
   const list = Array.isArray(answer) ? answer : [answer];
@@ -544,53 +382,4 @@ function asLocations(answer: Location | Location[] | LocationLink[] | null | und
 
 export function compareSymbols(a: StoredSymbol, b: StoredSymbol): number {
   return Number(a.external) - Number(b.external) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column;
-}
-
-function splitQualified(name: string): string[] {
-  return name.split(/::|\./).filter((s) => s !== '');
-}
-
-function qualifiedEndsWith(symbol: StoredSymbol, segments: string[]): boolean {
-  return endsWith(splitQualified(symbol.qualifiedName), segments);
-}
-
-function endsWith(list: string[], tail: string[]): boolean {
-  if (tail.length > list.length) return false;
-  return tail.every((part, i) => list[list.length - tail.length + i] === part);
-}
-
-function startsWith(list: string[], head: string[]): boolean {
-  return head.length <= list.length && head.every((part, i) => list[i] === part);
-}
-
-function dirOf(file: string): string {
-  const i = file.lastIndexOf('/');
-  return i < 0 ? '' : file.slice(0, i);
-}
-
-/** Whether a stored path ends with a written path on a segment boundary (`include/gtest/gtest.h` ends with `gtest/gtest.h`). */
-function pathEndsWith(file: string, tail: string): boolean {
-  const clean = tail.replace(/^\.\//, '');
-  return file === clean || file.endsWith(`/${clean}`);
-}
-
-/** A Python `from` module as path segments, relative ones resolved against the importing file's package. */
-function pythonModule(from: string, file: string): string[] {
-  const dots = /^\.*/.exec(from)![0].length;
-  const rest = from.slice(dots).split('.').filter(Boolean);
-  if (dots === 0) return rest;
-  const dir = dirOf(file).split('/').filter(Boolean);
-  return [...dir.slice(0, Math.max(0, dir.length - (dots - 1))), ...rest];
-}
-
-/** 3 when a place's file is the module (`a/b.py`, `a/b/__init__.py`), 2 when it lies in the module's package, else 1. */
-function moduleFileScore(group: ResolvedSymbol, modulePath: string[]): number {
-  const wanted = modulePath.join('/');
-  let best = 1;
-  for (const place of group.places) {
-    const stem = place.file.replace(/\.pyi?$/, '').replace(/\/__init__$/, '');
-    if (pathEndsWith(stem, wanted)) return 3;
-    if (dirOf(place.file).endsWith(wanted) || pathEndsWith(dirOf(stem), wanted)) best = 2;
-  }
-  return best;
 }

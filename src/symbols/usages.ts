@@ -5,6 +5,7 @@
  * every identifier token with the symbol's name in the indexed files of its language family. Files the
  * workspace ignores are dropped; each answered usage gets its line, enclosing symbol and usage kind.
  */
+import { forEachLimit } from '../map-limit.js';
 import path from 'node:path';
 import { ReferencesRequest, type Location } from 'vscode-languageserver-protocol';
 import type { Position } from '../../schemas/common.js';
@@ -15,13 +16,13 @@ import type { LanguageId } from '../syntax/types.js';
 import { fromLspPosition, rangeContains, toLspPosition } from '../lsp/convert.js';
 import { rangeHolds } from './document-symbols.js';
 import type { Services } from '../services.js';
-import { languageOfPath } from '../languages/index.js';
-import { sameFamily, scanOccurrences } from '../syntax/identifiers.js';
+import { languageOfPath, sameFamily } from '../languages/index.js';
+import { scanOccurrences } from '../syntax/identifiers.js';
 import { classifyPositions, sharedTrees as trees, type UsageKind } from '../syntax/usage-kind.js';
 import type { WorkspaceFile } from '../workspace.js';
 import { elapsedMs } from './elapsed.js';
 import { listEnvelope } from './envelope.js';
-import { decode } from '../files.js';
+import { stripBom } from '../files.js';
 import { resolveOne, type ResolvedSymbol } from './resolve-symbol.js';
 import { checkLimit, toIndexSymbol } from './search.js';
 
@@ -157,20 +158,19 @@ async function syntactic(services: Services, symbol: StoredSymbol, userOnly: boo
     const language = languageOfPath(stored)?.id;
     return language !== undefined && sameFamily(language, symbol.language) && (!userOnly || !path.isAbsolute(stored));
   });
-  const needle = Buffer.from(symbol.name, 'utf8');
   const hits: Hit[] = [];
-  const scan = (stored: string, absolute: string, bytes: Buffer | undefined): void => {
-    if (!bytes || bytes.indexOf(needle) < 0) return;
-    const language = languageOfPath(stored)!.id;
+  const scan = (stored: string, absolute: string, text: string): void => {
+    if (!text.includes(symbol.name)) return;
+    const language = languageOfPath(stored)!;
     const external = path.isAbsolute(stored);
-    for (const occurrence of scanOccurrences(language, decode(bytes), symbol.name)) hits.push({ file: stored, absolute, external, ...occurrence });
+    for (const occurrence of scanOccurrences(language.syntax, text, symbol.name)) hits.push({ file: stored, absolute, external, ...occurrence });
   };
   const misses: Array<{ stored: string; absolute: string }> = [];
   for (let i = 0; i < files.length; i++) {
     const stored = files[i];
     const absolute = path.isAbsolute(stored) ? stored : path.join(root, stored);
-    const bytes = services.workspace.files.cached(absolute);
-    if (bytes) scan(stored, absolute, bytes);
+    const text = services.workspace.files.cached(absolute);
+    if (text !== undefined) scan(stored, absolute, text);
     else misses.push({ stored, absolute });
     // Stats and scans are synchronous: let other requests in now and then.
     if (i % 1000 === 999) {
@@ -178,19 +178,14 @@ async function syntactic(services: Services, symbol: StoredSymbol, userOnly: boo
       if (signal?.aborted) throw cancelled();
     }
   }
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < misses.length) {
-      if (signal?.aborted) throw cancelled();
-      const { stored, absolute } = misses[next++];
-      const read = await services.workspace.files.read(absolute);
-      if (read.ok) scan(stored, absolute, read.bytes);
-      else if (read.reason !== 'not_found') unread.push(`${stored} (${read.message})`);
-    }
-  };
   // Files that could not be read (too large, a link leading out of the workspace) are said, not dropped silently.
   const unread: string[] = [];
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, misses.length) }, worker));
+  await forEachLimit(misses, READ_CONCURRENCY, async ({ stored, absolute }) => {
+    if (signal?.aborted) throw cancelled();
+    const read = await services.workspace.files.read(absolute);
+    if (read.ok) scan(stored, absolute, stripBom(read.text));
+    else if (read.reason !== 'not_found') unread.push(`${stored} (${read.message})`);
+  });
   const partial = unread.length > 0
     ? { reason: `${unread.length} file${unread.length === 1 ? ' was' : 's were'} not read: ${unread.sort().slice(0, 5).join('; ')}${unread.length > 5 ? '; ...' : ''}` }
     : undefined;

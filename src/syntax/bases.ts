@@ -3,9 +3,10 @@
  * inheritors by a base's last name segment (`ns::Base<T>` → `Base`), and the hierarchy operations read a
  * file's imports, includes and aliases from its text to tell two types of one name apart.
  */
-import type { LanguageId } from './types.js';
+import type { LanguageSpec } from './spec.js';
 
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+/** A plain identifier (no qualifier): what an import's local and imported names must be. */
+export const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 /**
  * A base as written → the name it ends in: generics and call arguments dropped, qualifiers and pointer
@@ -56,91 +57,20 @@ export interface FileImports {
   usingNamespaces: string[];
 }
 
-/** Imports read from a file's text with regular expressions: enough to confirm a base's name, fast on any size. */
-export function parseImports(language: LanguageId, text: string): FileImports {
+/** Imports read from a file's text by its language's rules (regular expressions): enough to confirm a base's name, fast on any size. */
+export function parseImports(spec: LanguageSpec | undefined, text: string): FileImports {
   const result: FileImports = { names: [], modules: [], includes: [], usings: [], usingNamespaces: [] };
-  switch (language) {
-    case 'python':
-      parsePython(text, result);
-      break;
-    case 'typescript':
-    case 'tsx':
-    case 'javascript':
-      parseScript(text, result);
-      break;
-    case 'go':
-      parseGo(text, result);
-      break;
-    case 'c':
-    case 'cpp':
-      for (const match of text.matchAll(/^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]/gm)) result.includes.push(match[1]);
-      for (const match of text.matchAll(/\busing[ \t]+namespace[ \t]+((?:::)?[\w:]+)[ \t]*;/g)) result.usingNamespaces.push(match[1].replace(/^::/, ''));
-      for (const match of text.matchAll(/\busing[ \t]+((?:::)?\w+(?:::\w+)+)[ \t]*;/g)) result.usings.push(match[1].replace(/^::/, ''));
-      break;
-    default:
-      break;
-  }
+  spec?.readImports?.(text, result);
   return result;
 }
 
-function parsePython(text: string, result: FileImports): void {
-  // Joined continuation lines and parenthesized name lists.
-  const source = text.replace(/\\\r?\n/g, ' ');
-  for (const match of source.matchAll(/^[ \t]*from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)/gm)) {
-    const from = match[1];
-    for (const item of match[2].replace(/[()]/g, ' ').split(',')) {
-      const parts = item.trim().split(/\s+as\s+/);
-      const imported = parts[0]?.trim();
-      if (!imported || !IDENTIFIER.test(imported)) continue;
-      result.names.push({ imported, local: (parts[1] ?? imported).trim(), from });
-    }
-  }
-  for (const match of source.matchAll(/^[ \t]*import[ \t]+([^\n#]+)/gm)) {
-    for (const item of match[1].split(',')) {
-      const parts = item.trim().split(/\s+as\s+/);
-      const from = parts[0]?.trim();
-      if (!from || !/^[\w.]+$/.test(from)) continue;
-      result.modules.push({ local: (parts[1] ?? from).trim(), from });
-    }
-  }
-}
 
-function parseScript(text: string, result: FileImports): void {
-  for (const match of text.matchAll(/(?:^|[;\n])[ \t]*(?:import|export)[ \t]+(?:type[ \t]+)?([\s\S]*?)[ \t\n]*from[ \t\n]*['"]([^'"\n]+)['"]/g)) {
-    const clause = match[1];
-    const from = match[2];
-    if (clause.length > 2000) continue;
-    const braces = /\{([^}]*)\}/.exec(clause);
-    if (braces) {
-      for (const item of braces[1].split(',')) {
-        const parts = item.trim().replace(/^type\s+/, '').split(/\s+as\s+/);
-        const imported = parts[0]?.trim();
-        if (!imported || !IDENTIFIER.test(imported)) continue;
-        result.names.push({ imported, local: (parts[1] ?? imported).trim(), from });
-      }
-    }
-    const star = /\*\s+as\s+([\w$]+)/.exec(clause);
-    if (star) result.modules.push({ local: star[1], from });
-    const head = clause.replace(/\{[^}]*\}/, '').replace(/\*\s+as\s+[\w$]+/, '').split(',')[0]?.trim();
-    if (head && IDENTIFIER.test(head) && head !== 'type') result.names.push({ imported: 'default', local: head, from });
-  }
-}
 
-function parseGo(text: string, result: FileImports): void {
-  const add = (alias: string | undefined, from: string): void => {
-    const local = alias && alias !== '_' && alias !== '.' ? alias : from.split('/').pop()!;
-    result.modules.push({ local, from });
-  };
-  for (const block of text.matchAll(/^import[ \t]*\(([\s\S]*?)\)/gm)) {
-    for (const line of block[1].matchAll(/^[ \t]*([\w.]+)?[ \t]*"([^"]+)"/gm)) add(line[1], line[2]);
-  }
-  for (const single of text.matchAll(/^import[ \t]+([\w.]+)?[ \t]*"([^"]+)"/gm)) add(single[1], single[2]);
-}
 
 /** For an index writer: local name → imported name for every Python or TypeScript import alias of a file (empty when none). */
-export function importAliases(language: LanguageId, text: string): Map<string, string> {
-  if (!/\bas\b/.test(text)) return new Map();
-  const imports = parseImports(language, text);
+export function importAliases(spec: LanguageSpec, text: string): Map<string, string> {
+  if (!spec.importsRename || !/\bas\b/.test(text)) return new Map();
+  const imports = parseImports(spec, text);
   return new Map(imports.names.filter((n) => n.local !== n.imported && n.imported !== 'default').map((n) => [n.local, n.imported]));
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { loadParser } from './grammars.js';
-import type { LanguageSpec } from './languages/spec.js';
+import type { LanguageSpec } from './spec.js';
 
 export interface CallHit {
   /** The callee's last identifier. */

@@ -5,8 +5,8 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import type { ExtractedSymbol, LanguageId, Parameter } from './types.js';
 import type { Range } from '../../schemas/common.js';
-import type { Draft, ExtractContext, LanguageSpec, Scope } from './languages/spec.js';
-import { dedent } from './languages/common.js';
+import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
+import { dedent } from './common.js';
 
 const MAX_SIGNATURE = 300;
 /** Deeply nested input (generated code, minified bundles) must not blow the stack. */
@@ -21,6 +21,8 @@ export function extractFromTree(tree: Tree, spec: LanguageSpec, language: Langua
     namespaces: new Set(),
   };
   const siblings: Siblings = new Map();
+  /** Scope-only declarations that name bases (Rust `impl Trait for Type`): their bases join the type's. */
+  const scopeBases: ExtractedSymbol[] = [];
   const root: Scope = { containers: [], containingType: null, parentKind: null, outer: null, defining: true };
 
   const walkChildren = (node: Node, scope: Scope, depth: number): void => {
@@ -51,6 +53,7 @@ export function extractFromTree(tree: Tree, spec: LanguageSpec, language: Langua
       for (const draft of drafts) {
         const symbol = toSymbol(draft, node, scope, spec, language, ctx, siblings);
         if (!draft.scopeOnly) symbols.push(symbol);
+        else if (symbol.bases.length > 0) scopeBases.push(symbol);
         if (!draft.body && !draft.members?.length) continue;
         const isType = TYPE_KINDS.has(draft.kind);
         const inner: Scope = {
@@ -79,6 +82,10 @@ export function extractFromTree(tree: Tree, spec: LanguageSpec, language: Langua
   };
 
   walkChildren(tree.rootNode, root, 0);
+  for (const scopeOnly of scopeBases) {
+    const type = symbols.find((symbol) => symbol.qualifiedName === scopeOnly.qualifiedName && TYPE_KINDS.has(symbol.kind));
+    if (type) type.bases = [...new Set([...type.bases, ...scopeOnly.bases])];
+  }
   // Range starts put a container before its members (a typedef'd struct starts before its fields).
   symbols.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.column - b.range.start.column);
   return symbols;

@@ -12,7 +12,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import type { LanguageId } from './types.js';
 import { loadParser } from './grammars.js';
-import type { LanguageSpec } from './languages/spec.js';
+import type { LanguageSpec } from './spec.js';
 
 export interface Occurrence {
   /** 1-based line. */
@@ -21,61 +21,25 @@ export interface Occurrence {
   column: number;
 }
 
-type Family = 'c' | 'go' | 'rust' | 'java' | 'csharp' | 'python' | 'script';
-
-const FAMILY: Record<LanguageId, Family> = {
-  c: 'c', cpp: 'c', go: 'go', rust: 'rust', java: 'java', csharp: 'csharp', python: 'python',
-  typescript: 'script', tsx: 'script', javascript: 'script',
-};
-
-const LINE_COMMENT = String.raw`\/\/[^\n]*`;
-const BLOCK_COMMENT = String.raw`\/\*[\s\S]*?(?:\*\/|$)`;
-const DOUBLE_QUOTED = String.raw`"(?:[^"\\\n]|\\[\s\S])*"`;
-const SINGLE_QUOTED = String.raw`'(?:[^'\\\n]|\\[\s\S])*'`;
-
-/** What to step over, per family: every alternative starts with a character no identifier starts with, or a prefix letter checked first. */
-const SKIPPED: Record<Family, string[]> = {
-  // R"delim( ... )delim" before the plain string; a character literal cannot span a line.
-  c: [LINE_COMMENT, BLOCK_COMMENT, String.raw`(?<![\w$])(?:u8|[uUL])?R"([^()\\\s]{0,16})\([\s\S]*?\)\2"`, DOUBLE_QUOTED, SINGLE_QUOTED],
-  go: [LINE_COMMENT, BLOCK_COMMENT, DOUBLE_QUOTED, '`[^`]*`', SINGLE_QUOTED],
-  // Raw strings r#"..."#; a lifetime ('a) is not a character literal: one character (or escape) then the quote.
-  rust: [LINE_COMMENT, BLOCK_COMMENT, String.raw`(?<![\w$])b?r(#*)"[\s\S]*?"\2`, String.raw`"(?:[^"\\]|\\[\s\S])*"`, String.raw`'(?:[^'\\\n]|\\[^'\n]{1,10})'`],
-  java: [LINE_COMMENT, BLOCK_COMMENT, '"""[\\s\\S]*?"""', DOUBLE_QUOTED, SINGLE_QUOTED],
-  csharp: [LINE_COMMENT, BLOCK_COMMENT, '"""[\\s\\S]*?"""', String.raw`@"(?:[^"]|"")*"`, DOUBLE_QUOTED, SINGLE_QUOTED],
-  python: [String.raw`#[^\n]*`, '"""[\\s\\S]*?(?:"""|$)', "'''[\\s\\S]*?(?:'''|$)", DOUBLE_QUOTED, SINGLE_QUOTED],
-  script: [LINE_COMMENT, BLOCK_COMMENT, DOUBLE_QUOTED, SINGLE_QUOTED, '`(?:[^`\\\\]|\\\\[\\s\\S])*`'],
-};
-
 const scanners = new Map<string, RegExp>();
 
-function scannerFor(family: Family, name: string): RegExp {
-  const key = `${family}\u0000${name}`;
+function scannerFor(spec: LanguageSpec, name: string): RegExp {
+  const key = `${spec.skippedTokens.join('\u0001')}\u0000${name}`;
   let regex = scanners.get(key);
   if (!regex) {
     const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     // `hit` is group 1, so a raw string's delimiter is group 2 (its back-reference is \2).
-    regex = new RegExp(`(?<hit>(?<![\\w$])${escaped}(?![\\w$]))|${SKIPPED[family].join('|')}`, 'g');
+    regex = new RegExp(`(?<hit>(?<![\\w$])${escaped}(?![\\w$]))|${spec.skippedTokens.join('|')}`, 'g');
     if (scanners.size > 256) scanners.clear();
     scanners.set(key, regex);
   }
   return regex;
 }
 
-/** Whether a language's occurrences can be scanned (every indexed language can). */
-export function scannable(language: LanguageId): boolean {
-  return FAMILY[language] !== undefined;
-}
-
-/** Languages whose files can refer to each other's names: C with C++, TypeScript with JavaScript. */
-export function sameFamily(a: LanguageId, b: LanguageId): boolean {
-  return FAMILY[a] === FAMILY[b];
-}
-
 /** Every occurrence of `name` as an identifier token in `text`, in document order (comments and strings skipped). */
-export function scanOccurrences(language: LanguageId, text: string, name: string): Occurrence[] {
-  const family = FAMILY[language];
-  if (!family || name === '' || !text.includes(name)) return [];
-  const regex = scannerFor(family, name);
+export function scanOccurrences(spec: LanguageSpec, text: string, name: string): Occurrence[] {
+  if (name === '' || !text.includes(name)) return [];
+  const regex = scannerFor(spec, name);
   regex.lastIndex = 0;
   const result: Occurrence[] = [];
   let line = 1;

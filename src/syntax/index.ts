@@ -19,9 +19,9 @@ import type { ExtractedSymbol, LanguageId } from './types.js';
 import { aliasedBaseNames, importAliases } from './bases.js';
 import { extractFromTree } from './extract.js';
 import { loadParser } from './grammars.js';
-import type { LanguageSpec } from './languages/spec.js';
+import type { LanguageSpec } from './spec.js';
 
-/** What extraction needs of a language (src/languages/<id>.ts): its id, stored with each symbol, and its spec. */
+/** What extraction needs of a language (src/languages/<id>/): its id, stored with each symbol, and its spec. */
 export interface SyntaxLanguage {
   id: string;
   syntax: LanguageSpec;
@@ -29,12 +29,10 @@ export interface SyntaxLanguage {
 
 const PARSE_BUDGET_MS = 1500;
 
-/** Languages whose imports rename: a base written through an alias also names what it stands for (inheritors find it). */
-const ALIASING = new Set<LanguageId>(['python', 'typescript', 'tsx', 'javascript']);
-
-function addBaseAliases(language: LanguageId, source: string, symbols: ExtractedSymbol[]): void {
+/** Where imports rename (`importsRename`), a base written through an alias also names what it stands for (inheritors find it). */
+function addBaseAliases(spec: LanguageSpec, source: string, symbols: ExtractedSymbol[]): void {
   if (!symbols.some((symbol) => symbol.bases.length > 0)) return;
-  const aliases = importAliases(language, source);
+  const aliases = importAliases(spec, source);
   if (aliases.size === 0) return;
   for (const symbol of symbols) {
     const names = aliasedBaseNames(aliases, symbol.bases);
@@ -79,7 +77,7 @@ export async function extractSymbols(language: SyntaxLanguage, source: string, t
   try {
     // A language outside LANGUAGES (a test's withLanguages) stores its own id.
     const symbols = extractFromTree(tree, spec, language.id as LanguageId, prepared, source);
-    if (ALIASING.has(language.id as LanguageId)) addBaseAliases(language.id as LanguageId, source, symbols);
+    if (spec.importsRename) addBaseAliases(spec, source, symbols);
     return symbols;
   } catch {
     return [];

@@ -5,9 +5,9 @@
 import type { NormalizedKind } from '../kinds.js';
 import type { Range } from '../../schemas/common.js';
 
-/** A language the index parses; derived from the list of language modules (src/languages/index.ts). */
-export type { LanguageId } from '../languages/index.js';
-import type { LanguageId } from '../languages/index.js';
+/** A language the index parses (src/languages/ids.ts, which imports nothing). */
+export type { LanguageId } from '../languages/ids.js';
+import type { LanguageId } from '../languages/ids.js';
 
 export interface Parameter {
   name: string;

@@ -5,7 +5,7 @@
  * language are listed together: none of them means something else in another grammar.
  */
 import type { Node, Tree } from 'web-tree-sitter';
-import type { LanguageSpec } from './languages/spec.js';
+import type { LanguageSpec } from './spec.js';
 import { identifierNodeAt, parseSource, type Occurrence } from './identifiers.js';
 
 export const USAGE_KINDS = ['call', 'read', 'write', 'import', 'type', 'inheritance', 'other'] as const;

@@ -1,7 +1,8 @@
 import t from 'tap';
 import type { OutlineNode, OutlineResponse } from '../../schemas/outline.js';
 import type { ChildrenResponse } from '../../schemas/children.js';
-import { childrenMarkdown, fenceLanguage, formatRange, outlineMarkdown } from '../../src/format/outline.js';
+import { childrenMarkdown, formatRange, outlineMarkdown } from '../../src/format/outline.js';
+import { fenceLanguage } from '../../src/format/markdown.js';
 import { range } from './fixtures.js';
 
 const node = (name: string, kind: OutlineNode['kind'], line: number, children: OutlineNode[] = [], extra: Partial<OutlineNode> = {}): OutlineNode => ({

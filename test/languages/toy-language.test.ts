@@ -1,61 +1,46 @@
 /**
- * Adding a language is one module of the shape every src/languages/<id>.ts has: this test defines a toy
- * Ruby (a grammar @repomix/tree-sitter-wasms ships and plumb does not index) and shows the index's walker
- * take its files by extension, extraction read its symbols and the pool's server table gain its server,
- * through `withLanguages([...LANGUAGES, toy])` (the built-in list stays as it is).
+ * Adding a language is one folder of the shape every src/languages/<id>/ has: this test adds a toy Ruby
+ * (test/fixtures/languages/ruby.ts; a grammar @repomix/tree-sitter-wasms ships and plumb does not index)
+ * and shows the index's walker take its files by extension, extraction read its symbols, and search,
+ * members, usages and hierarchy answer through its fields (rules, tokens) and nothing else. A language
+ * without those fields fails loudly: the compiler says so for a TypeScript module, the registry at load for
+ * any other.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import type { Node } from 'web-tree-sitter';
-import { BUILTIN, LANGUAGES, withLanguages, type Language } from '../../src/languages/index.js';
+import { addLanguageModules, BUILTIN, LANGUAGES, withLanguages, type Language } from '../../src/languages/index.js';
 import { LanguageTable, resolveLanguages } from '../../src/languages/resolve.js';
 import { RootFilter, walkRoot, type WalkResult } from '../../src/index/walker.js';
 import { extractSymbols } from '../../src/syntax/index.js';
-import type { Draft, LanguageSpec } from '../../src/syntax/languages/spec.js';
-import { tempDir } from '../helpers.js';
+import { getJson, startApp, tempDir } from '../helpers.js';
+import { indexReady } from '../index/helpers.js';
+import { language as ruby } from '../fixtures/languages/ruby.js';
 
-/** Modules, classes and methods; enough to show the walker, nothing more. */
-const rubySyntax: LanguageSpec = {
-  grammar: 'ruby',
-  separator: '::',
-  commentTypes: new Set(['comment']),
-  declare(node: Node): Draft[] | undefined {
-    const nameNode = node.childForFieldName('name');
-    if (!nameNode) return undefined;
-    if (node.type === 'module') return [{ name: nameNode.text, kind: 'namespace', node, nameNode, body: node }];
-    if (node.type === 'class') return [{ name: nameNode.text, kind: 'class', node, nameNode, body: node }];
-    if (node.type === 'method') return [{ name: nameNode.text, kind: 'method', node, nameNode }];
-    return undefined;
-  },
-  descend: new Set(['program', 'body_statement']),
-  wrappers: new Set(),
-};
-
-const ruby: Language<'ruby'> = {
-  id: 'ruby',
-  name: 'Ruby',
-  extensions: ['.rb'],
-  syntax: rubySyntax,
-  server: {
-    id: 'ruby',
-    name: 'Ruby',
-    defaultLanguageId: 'ruby',
-    command: { kind: 'path', names: ['ruby-lsp'] },
-    args: [],
-    installHint: 'gem install ruby-lsp',
-    instances: 1,
-    compileDatabase: false,
-    readiness: { openFileOnStart: false, indexingProgressTitles: [] },
-  },
-  lspLanguageId: 'ruby',
-  fence: 'ruby',
-};
+const RUBY_MODULE = new URL('../fixtures/languages/ruby.ts', import.meta.url).href;
 
 const SOURCE = `module Shop
   class Greeter < Base
     def hello(name)
       "hi #{name}"
+    end
+
+    def self.build
+      # a Greeter in a comment is no use, nor is one in "Greeter" a string
+      Greeter.new
+    end
+  end
+end
+`;
+
+const BASE = `module Shop
+  class Base
+    def hello(name)
+      name
+    end
+
+    def farewell
+      "bye"
     end
   end
 end
@@ -71,6 +56,15 @@ t.test('the toy language claims its extension; the built-in set is untouched', a
   t.throws(() => withLanguages([...LANGUAGES, { ...ruby, id: 'ruby2', extensions: ['.py'] }]), /'\.py' belongs to both 'python' and 'ruby2'/);
 });
 
+t.test('a language without its rules or token rules is refused when it is registered', async (t) => {
+  const { rules: _rules, ...withoutRules } = ruby;
+  t.throws(() => withLanguages([...LANGUAGES, { ...withoutRules, id: 'ruby3', extensions: ['.rb3'] } as unknown as Language]), /language 'ruby3' lacks rules/);
+  const { skippedTokens: _tokens, ...syntaxWithoutTokens } = ruby.syntax;
+  t.throws(() => withLanguages([...LANGUAGES, { ...ruby, id: 'ruby4', extensions: ['.rb4'], syntax: syntaxWithoutTokens } as unknown as Language]), /lacks syntax\.skippedTokens/);
+  const { membersLive: _members, ...partialRules } = ruby.rules;
+  t.throws(() => withLanguages([...LANGUAGES, { ...ruby, id: 'ruby5', extensions: ['.rb5'], rules: partialRules } as unknown as Language]), /lacks rules\.membersLive/);
+});
+
 t.test('the index walks its files as that language', async (t) => {
   const root = tempDir(t);
   mkdirSync(path.join(root, 'lib'));
@@ -84,7 +78,7 @@ t.test('the index walks its files as that language', async (t) => {
   };
   const rootInfo = { path: root, external: false };
   t.same(await walk(new RootFilter(rootInfo, { include: [], exclude: [], skip: [], languages })), { 'lib/shop.rb': 'ruby', 'lib/tool.py': 'python' });
-  t.same(await walk(new RootFilter(rootInfo, { include: [], exclude: [], skip: [] })), { 'lib/tool.py': 'python' }, 'without it, .rb is not indexed');
+  t.same(await walk(new RootFilter(rootInfo, { include: [], exclude: [], skip: [], languages: BUILTIN })), { 'lib/tool.py': 'python' }, 'without it, .rb is not indexed');
 });
 
 t.test('extraction reads its symbols with its spec', async (t) => {
@@ -93,17 +87,56 @@ t.test('extraction reads its symbols with its spec', async (t) => {
     ['Shop', 'namespace', null, 'ruby'],
     ['Shop::Greeter', 'class', null, 'ruby'],
     ['Shop::Greeter::hello', 'method', 'Greeter', 'ruby'],
+    ['Shop::Greeter::build', 'method', 'Greeter', 'ruby'],
   ]);
   const greeter = symbols.find((s) => s.name === 'Greeter')!;
   t.same(greeter.selectionRange.start, { line: 2, column: 9 });
+  t.same(greeter.bases, ['Base']);
 });
 
 t.test('its server joins the pool\'s table under its id', async (t) => {
-  const servers = languages.servers();
+  const served: Language = { ...ruby, server: { id: 'ruby', name: 'Ruby', defaultLanguageId: 'ruby', command: { kind: 'path', names: ['ruby-lsp'] }, args: [], installHint: 'gem install ruby-lsp', instances: 1, compileDatabase: false, readiness: { openFileOnStart: false, indexingProgressTitles: [] } } };
+  const servers = withLanguages([...LANGUAGES, served]).servers();
   t.same(servers.map((server) => server.id), ['cpp', 'typescript', 'python', 'go', 'ruby']);
   const table = new LanguageTable(resolveLanguages({ ruby: { args: ['--debug'] } }, servers));
   const server = table.forPath('/w/lib/shop.rb')!;
   t.equal(server.id, 'ruby');
   t.same(server.args, ['--debug'], 'languages.ruby in plumb.json overrides it like a built-in');
   t.equal(table.languageIdOf(server, '/w/lib/shop.rb'), 'ruby');
+});
+
+t.test('search, members, usages and hierarchy answer for it through its fields', async (t) => {
+  await addLanguageModules([RUBY_MODULE]);
+  const root = tempDir(t);
+  mkdirSync(path.join(root, 'lib'));
+  writeFileSync(path.join(root, 'lib/greeter.rb'), SOURCE);
+  writeFileSync(path.join(root, 'lib/base.rb'), BASE);
+  const app = await startApp(t, root);
+  await indexReady(app);
+
+  const search = await getJson(app, '/symbols?query=Greeter&kind=class');
+  t.equal(search.status, 200);
+  t.match(search.body.results, [{ qualifiedName: 'Shop::Greeter', language: 'ruby', file: 'lib/greeter.rb' }], 'search finds it, parsed in a parser thread');
+  t.equal(search.body.results.length, 1);
+
+  const members = await getJson(app, '/symbols/members?symbol=Shop::Greeter&inherited=true');
+  t.equal(members.status, 200);
+  const byName = Object.fromEntries(members.body.results.map((m: { name: string }) => [m.name, m]));
+  t.same(Object.keys(byName).sort(), ['build', 'farewell', 'hello'], 'its own and the base\'s (bases)');
+  t.match(byName.hello, { overrides: { qualifiedName: 'Shop::Base::hello' } }, 'hello overrides the base\'s (overrides: name)');
+  t.match(byName.farewell, { inheritedFrom: 'Shop::Base' });
+  t.equal(byName.build.static, true, 'def self.build is static (isStatic)');
+  t.equal(byName.hello.visibility, 'public', 'visibility');
+  t.match(members.body.bases, [{ name: 'Base', resolved: true, qualifiedName: 'Shop::Base' }]);
+
+  const hierarchy = await getJson(app, '/symbols/hierarchy?symbol=Shop::Greeter&direction=up');
+  t.equal(hierarchy.status, 200);
+  t.match(hierarchy.body.supertypes, [{ qualifiedName: 'Shop::Base' }], 'the hierarchy names the same base as members');
+  const inheritors = await getJson(app, '/symbols/inheritors?symbol=Shop::Base');
+  t.match(inheritors.body.results, [{ qualifiedName: 'Shop::Greeter' }]);
+
+  const usages = await getJson(app, '/symbols/usages?symbol=Greeter&kind=class');
+  t.equal(usages.status, 200);
+  t.equal(usages.body.precision, 'syntactic', 'no server: the syntactic scan, by its token rules');
+  t.same(usages.body.results.map((u: { file: string; line: number }) => `${u.file}:${u.line}`), ['lib/greeter.rb:9'], 'Greeter.new is a use; the comment and the string are not (skippedTokens)');
 });

@@ -1,14 +1,14 @@
 /**
- * Function bodies blanked before parsing (src/syntax/languages/bodies.ts): which braces are
+ * Function bodies blanked before parsing (src/syntax/bodies.ts): which braces are
  * blanked, which are only searched, and that blanking keeps every offset and line. The recall
  * tests check the same on real trees against ctags.
  */
 import t from 'tap';
-import { blankBodies, blankableBodies, type BodyRules } from '../../src/syntax/languages/bodies.js';
-import { CPP_BODIES } from '../../src/syntax/languages/cpp.js';
-import { GO_BODIES } from '../../src/syntax/languages/go.js';
-import { JAVA_BODIES } from '../../src/syntax/languages/java.js';
-import { RUST_BODIES } from '../../src/syntax/languages/rust.js';
+import { blankBodies, blankableBodies, type BodyRules } from '../../src/syntax/bodies.js';
+import { CPP_BODIES } from '../../src/languages/cpp/syntax.js';
+import { GO_BODIES } from '../../src/languages/go/syntax.js';
+import { JAVA_BODIES } from '../../src/languages/java/syntax.js';
+import { RUST_BODIES } from '../../src/languages/rust/syntax.js';
 import { extractSymbols } from '../../src/syntax/index.js';
 import { languageById } from '../../src/languages/index.js';
 

@@ -171,7 +171,7 @@ function filterSql(filters: SymbolFilters, qualifier: string | undefined): { sql
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
 }
 
-/** The languages whose packages name what their modules hold (`packagePrefix` in src/languages/<id>.ts), as an SQL list. */
+/** The languages whose packages name what their modules hold (`packagePrefix` in src/languages/<id>/), as an SQL list. */
 const PACKAGE_PREFIX_LANGUAGES = LANGUAGES.filter((language) => language.packagePrefix).map((language) => `'${language.id}'`).join(', ');
 
 /**

@@ -16,7 +16,7 @@
  */
 import { Query, type Node, type Parser, type Tree } from 'web-tree-sitter';
 import { loadParser } from '../grammars.js';
-import type { LanguageSpec, StatementTable } from '../languages/spec.js';
+import type { LanguageSpec, StatementTable } from '../spec.js';
 import { CALLABLE_SHORTS, STATEMENT_SHORTS, STRUCTURE_SHORTS, type ShortType, type StatementFile, type StatementNode } from './types.js';
 
 const PARSE_BUDGET_MS = 1500;

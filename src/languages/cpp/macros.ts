@@ -1,0 +1,364 @@
+/**
+ * Blanks macro noise that tree-sitter cannot know (Unreal's UCLASS()/GENERATED_BODY(), export macros
+ * such as MYGAME_API or GTEST_API_, attribute macros after a parameter list, `#if` branches that
+ * leave a brace unbalanced) out of C/C++ source before parsing, keeping every offset: blanked
+ * characters become spaces, line breaks stay.
+ *
+ * Each kind of noise is one rule of RULES: what it matches (a pattern over the text), why it is
+ * noise, and which ranges of a match it blanks. Brackets are matched and counted with the shared
+ * C-family lexer (c-lexer.ts), so a parenthesis or brace in a string, character literal or comment
+ * counts for nothing.
+ */
+import { directiveEnd, lexSpans, literalAt, mayStartLiteral, type CLexOptions } from '../../syntax/c-lexer.js';
+
+type Range = [number, number];
+
+interface MacroRule {
+  name: string;
+  /** Why the matched text is noise to tree-sitter (documentation). */
+  why: string;
+  /** What the rule matches: a global regex over the whole text. */
+  pattern: RegExp;
+  /** The rule runs only when the text contains one of these words (a cheap check that skips a regex pass). */
+  needs?: readonly string[];
+  /** The ranges to blank for one match; none keeps it. */
+  blank(match: RegExpExecArray, source: string): Range[];
+}
+
+const MAX_ARGUMENTS = 4000;
+
+/** How cpp-macros lexes: C++ raw strings are literals; directive lines are scanned as code (their brackets count). */
+const LEXING: CLexOptions = { rawStrings: 'delimited' };
+
+/** The macro's name and its parenthesized arguments, from the match start; none when the `(` ending the match has no `)` near. */
+function callFromMatchStart(match: RegExpExecArray, source: string): Range[] {
+  const close = matchingParen(source, match.index + match[0].length - 1);
+  return close > 0 ? [[match.index, close + 1]] : [];
+}
+
+/** The word captured as group 1, ending the match. */
+function trailingGroup(match: RegExpExecArray): Range {
+  const start = match.index + match[0].length - match[1].length;
+  return [start, start + match[1].length];
+}
+
+const UNREAL_ANNOTATIONS = ['UCLASS', 'USTRUCT', 'UENUM', 'UINTERFACE', 'UFUNCTION', 'UPROPERTY', 'UDELEGATE', 'UMETA', 'UPARAM', 'GENERATED_', 'UE_DEPRECATED'];
+const UNREAL_DECORATIONS = ['FORCEINLINE', 'FORCENOINLINE', 'UE_NODISCARD', 'RESTRICT', 'CONSTEXPR', 'UE_CONSTEVAL'];
+
+export const RULES: readonly MacroRule[] = [
+  {
+    name: 'unreal-annotation',
+    why: "Unreal's reflection macros (UCLASS(...), UPROPERTY(...), GENERATED_BODY()) annotate the declaration that follows; read as calls they swallow it.",
+    pattern: /\b(?:UCLASS|USTRUCT|UENUM|UINTERFACE|UFUNCTION|UPROPERTY|UDELEGATE|UMETA|UPARAM|GENERATED_BODY|GENERATED_UCLASS_BODY|GENERATED_USTRUCT_BODY|GENERATED_UINTERFACE_BODY|GENERATED_IINTERFACE_BODY|UE_DEPRECATED)\s*\(/g,
+    needs: UNREAL_ANNOTATIONS,
+    blank: callFromMatchStart,
+  },
+  {
+    name: 'standalone-call',
+    why: 'An upper-case macro call alone on its line (`GENERATED_BODY()`, `DEPRECATED(4.2, "...")`, `GTEST_DISALLOW_ASSIGN_(X);`) declares nothing tree-sitter could use and, without a `;`, joins the next declaration.',
+    pattern: /^[ \t]*_?[A-Z][A-Z0-9_]+[ \t]*\(/gm,
+    blank(match, source) {
+      const open = match.index + match[0].length - 1;
+      const close = matchingParen(source, open);
+      if (close < 0 || continuesMacro(source, match.index)) return [];
+      const after = restOfLine(source, close + 1).trim().replace(/^;/, '').trim();
+      if (after && !after.startsWith('//')) return [];
+      // `TEST(A, B) {` is a function-like macro with a body: keep it, unless it follows a declarator
+      // (`X()` then `_GLIBCXX_NOEXCEPT_IF(...)` then `{`).
+      if (nextCodeChar(source, close + 1) === '{' && !afterDeclarator(source, match.index)) return [];
+      return [[match.index, close + 1]];
+    },
+  },
+  {
+    name: 'class-export-macro',
+    why: 'An upper-case word between `class` and the class name (`class GTEST_API_ Test {`) is an export macro; tree-sitter would take it for the name.',
+    pattern: /\b(?:class|struct|union)\s+([A-Z_][A-Z0-9_]*)\s+(?=(?:alignas\s*\([^)]*\)\s*)?[A-Za-z_]\w*\s*(?:final\b|:[^:]|\{|<))/g,
+    blank(match) {
+      const start = match.index + match[0].indexOf(match[1], match[0].search(/\s/));
+      return [[start, start + match[1].length]];
+    },
+  },
+  {
+    name: 'namespace-attribute',
+    why: 'A visibility macro after a namespace name (`namespace std _GLIBCXX_VISIBILITY(default)`) hides the namespace body.',
+    pattern: /\bnamespace\s+[\w:]+\s+(_?[A-Z][A-Z0-9_]*\s*\()/g,
+    blank(match, source) {
+      const start = match.index + match[0].length - match[1].length;
+      const close = matchingParen(source, match.index + match[0].length - 1);
+      return close > 0 ? [[start, close + 1]] : [];
+    },
+  },
+  {
+    name: 'lone-word',
+    why: 'A lone upper-case macro word with an underscore (as macros have and type names rarely do) on its own line (QT_BEGIN_NAMESPACE, _GLIBCXX20_CONSTEXPR) annotates what follows; read as a type it eats the next declaration.',
+    pattern: /^[ \t]*(_?[A-Z][A-Z0-9_]*)[ \t]*(?:\/\/.*)?\r?$/gm,
+    blank(match, source) {
+      if (!match[1].includes('_', 1)) return [];
+      // After `;`, `{`, `}`, a template head or a directive it annotates what follows; after `,` it is the last enumerator.
+      if (continuesMacro(source, match.index) || !(endsStatement(source, match.index) || afterDeclarator(source, match.index))) return [];
+      const start = match.index + match[0].indexOf(match[1]);
+      return [[start, start + match[1].length]];
+    },
+  },
+  {
+    name: 'trailing-word',
+    why: 'An upper-case macro word after a parameter list (`) const _GLIBCXX_NOEXCEPT;`) stands where only a specifier may.',
+    pattern: /\)[ \t]*(?:const[ \t]*)?(?:&&?[ \t]*)?(_?[A-Z][A-Z0-9]*_[A-Z0-9_]*)(?=[ \t]*(?:[;{:=]|override\b|final\b|\r?$))/gm,
+    blank(match, source) {
+      return isDirectiveLine(source, match.index) ? [] : [trailingGroup(match)];
+    },
+  },
+  {
+    name: 'line-end-attribute-call',
+    why: 'An attribute macro ending a declaration head whose next line starts with the function name (`static void PRINTF_STYLE(1,2)` / `die(...)`) would be read as the declarator.',
+    pattern: /\b_?[A-Z][A-Z0-9_]*[ \t]*\((?=[^\n]*\)[ \t]*\r?\n[ \t]*[A-Za-z_]\w*[ \t]*\()/g,
+    blank(match, source) {
+      const close = matchingParen(source, match.index + match[0].length - 1);
+      if (close < 0 || restOfLine(source, close + 1).trim() || isDirectiveLine(source, match.index)) return [];
+      // Only as part of a declaration head: something other than the macro stands before it on its line.
+      const lineStart = source.lastIndexOf('\n', match.index) + 1;
+      if (!source.slice(lineStart, match.index).trim()) return [];
+      return [[match.index, close + 1]];
+    },
+  },
+  {
+    name: 'return-type-wrapper',
+    why: 'An export macro wrapping the return type before a declarator (`extern NCURSES_EXPORT(int) endwin (void);`, `NCURSES_EXPORT_VAR(WINDOW *) stdscr;`) reads as a call: the macro name and its parentheses go, the type stays.',
+    pattern: /\b_?[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]*\((?=[ \t]*[A-Za-z_][^()\n;{}]*\)[ \t]*[*&]*[ \t]*[A-Za-z_]\w*[ \t]*[(;[=,])/g,
+    blank(match, source) {
+      const close = matchingParen(source, match.index + match[0].length - 1);
+      if (close < 0 || isDirectiveLine(source, match.index)) return [];
+      return [[match.index, match.index + match[0].length], [close, close + 1]];
+    },
+  },
+  {
+    name: 'trailing-annotation-call',
+    why: 'An annotation macro after a parameter list (`~X() GTEST_LOCK_EXCLUDED_(mu) {`) hides the body or the `;` from the declarator.',
+    pattern: /\)[ \t]*(?:const[ \t]*)?(?:noexcept[ \t]*)?([A-Z][A-Z0-9_]+[ \t]*\()/g,
+    blank(match, source) {
+      const start = match.index + match[0].length - match[1].length;
+      const close = matchingParen(source, match.index + match[0].length - 1);
+      if (close < 0) return [];
+      const next = nextCodeChar(source, close + 1);
+      return next === '{' || next === ';' || next === ':' || next === '=' ? [[start, close + 1]] : [];
+    },
+  },
+  {
+    name: 'unreal-decoration',
+    why: "Unreal's inlining and attribute words (FORCEINLINE, UE_NODISCARD, ...) stand where a type or specifier goes.",
+    pattern: /\b(?:FORCEINLINE|FORCENOINLINE|FORCEINLINE_DEBUGGABLE|UE_NODISCARD|UE_NODISCARD_CTOR|RESTRICT|CONSTEXPR|UE_CONSTEVAL)\b/g,
+    needs: UNREAL_DECORATIONS,
+    blank(match, source) {
+      return isDirectiveLine(source, match.index) ? [] : [[match.index, match.index + match[0].length]];
+    },
+  },
+  {
+    name: 'pure-virtual',
+    why: 'Unreal\'s `virtual int F() PURE_VIRTUAL(AClass::F, return 0;);` holds a statement in its arguments.',
+    pattern: /\bPURE_VIRTUAL\s*\(/g,
+    needs: ['PURE_VIRTUAL'],
+    blank(match, source) {
+      const close = matchingParen(source, match.index + match[0].length - 1, true);
+      return close > 0 ? [[match.index, close + 1]] : [];
+    },
+  },
+  {
+    name: 'export-word',
+    why: 'Export/visibility macros written before a return type or class name (`GTEST_API_ int f();`, `FOO_EXPORT`, `BAR_DLL`) read as a type.',
+    pattern: /\b[A-Z][A-Z0-9_]*_(?:API|EXPORT|EXPORTS|DLL|DLLEXPORT)_?\b/g,
+    blank(match, source) {
+      // On a preprocessor line the word is the macro being defined or tested: keep it.
+      return isDirectiveLine(source, match.index) ? [] : [[match.index, match.index + match[0].length]];
+    },
+  },
+];
+
+export function blankCppMacros(source: string): string {
+  if (!/[A-Z]{2}/.test(source)) return source;
+  const cuts: Range[] = [];
+  for (const rule of RULES) {
+    if (rule.needs && !rule.needs.some((word) => source.includes(word))) continue;
+    for (const match of source.matchAll(rule.pattern)) cuts.push(...rule.blank(match, source));
+  }
+  // Not a pattern: `#if` branches are matched up with a stack (see unbalancedBranches).
+  cuts.push(...unbalancedBranches(source));
+  if (!cuts.length) return source;
+  return blankRanges(source, cuts);
+}
+
+/** Replaces every character of the ranges but line breaks with a space (ranges may overlap). */
+function blankRanges(source: string, cuts: Array<[number, number]>): string {
+  cuts.sort((a, b) => a[0] - b[0]);
+  const parts: string[] = [];
+  let at = 0;
+  for (const [from, to] of cuts) {
+    const start = Math.max(from, at);
+    if (to <= start) continue;
+    const cut = source.slice(start, to);
+    parts.push(source.slice(at, start), cut.includes('\n') || cut.includes('\r') ? cut.replace(/[^\r\n]/g, ' ') : ' '.repeat(cut.length));
+    at = to;
+  }
+  parts.push(source.slice(at));
+  return parts.join('');
+}
+
+/** Index of the `)` closing the `(` at `open`, skipping literals and comments; -1 when none is near (or, unless `statements`, a `;`, `{` or `}` comes first). */
+function matchingParen(source: string, open: number, statements = false): number {
+  let depth = 0;
+  const limit = Math.min(source.length, open + MAX_ARGUMENTS);
+  for (let i = open; i < limit; i++) {
+    const c = source.charCodeAt(i);
+    if (mayStartLiteral(c)) {
+      const literal = literalAt(source, i, LEXING);
+      if (literal && literal.kind !== 'code') {
+        i = literal.end - 1;
+        continue;
+      }
+    }
+    if (c === 40) {
+      depth++;
+    } else if (c === 41) {
+      depth--;
+      if (depth === 0) return i;
+    } else if (!statements && (c === 59 || c === 123 || c === 125)) {
+      return -1;
+    }
+  }
+  return -1;
+}
+
+/** The code before `index` ends a statement or block (or the file, or a directive line, starts there). */
+function endsStatement(source: string, index: number): boolean {
+  let i = index - 1;
+  while (i >= 0) {
+    const lineStart = source.lastIndexOf('\n', i) + 1;
+    const line = source.slice(lineStart, i + 1).replace(/\/\/.*$/, '').trim();
+    // A directive, or another lone macro word (`QT_BEGIN_NAMESPACE` above `PRAGMA_DISABLE_...`).
+    if (line.startsWith('#') || /^_?[A-Z][A-Z0-9_]*$/.test(line)) return true;
+    if (line && !line.startsWith('*') && !line.startsWith('/*')) {
+      return /[;{}>)\]:]$/.test(line) || (line.endsWith('*/') && /[;{}]\s*\/\*.*\*\/$/.test(line));
+    }
+    i = lineStart - 2;
+  }
+  return true;
+}
+
+/** The previous code line ends a parameter list (`)`, `) const`, `) override`). */
+function afterDeclarator(source: string, lineStart: number): boolean {
+  const before = source.slice(Math.max(0, lineStart - 400), lineStart).replace(/\/\/[^\n]*$/gm, '').trimEnd();
+  return /\)\s*(const|override|final|noexcept|&|&&)?$/.test(before);
+}
+
+function isDirectiveLine(source: string, index: number): boolean {
+  const lineStart = source.lastIndexOf('\n', index) + 1;
+  return /^\s*#/.test(source.slice(lineStart, index));
+}
+
+function restOfLine(source: string, from: number): string {
+  const end = source.indexOf('\n', from);
+  return source.slice(from, end < 0 ? source.length : end);
+}
+
+function nextCodeChar(source: string, from: number): string {
+  const match = /\S/.exec(source.slice(from, from + 400));
+  return match ? match[0] : '';
+}
+
+/** The line before ends with a backslash: this is the body of a #define. */
+function continuesMacro(source: string, lineStart: number): boolean {
+  let i = lineStart - 1;
+  if (i < 0 || source[i] !== '\n') return false;
+  i--;
+  if (source[i] === '\r') i--;
+  return source[i] === '\\';
+}
+
+const DIRECTIVE = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b(.*)$/gm;
+
+interface Group {
+  /** Start of each branch's directive line; the first is the `#if`. */
+  branches: number[];
+  deltas: number[];
+  ifZero: boolean;
+}
+
+/**
+ * `#if A` / `#else` branches that each open a brace or parenthesis (`TEST(X, Y) {` twice) leave tree-sitter
+ * one brace short: keep the first branch, as ctags does, and blank the others. `#if 0` is dropped.
+ */
+function unbalancedBranches(source: string): Array<[number, number]> {
+  if (!source.includes('#')) return [];
+  const cuts: Array<[number, number]> = [];
+  const stack: Group[] = [];
+  let last = 0;
+  const count = (to: number): void => {
+    const group = stack[stack.length - 1];
+    if (group) group.deltas[group.deltas.length - 1] += braceDelta(source, last, to);
+    last = to;
+  };
+  for (const match of source.matchAll(DIRECTIVE)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    count(start);
+    const directive = match[1];
+    if (directive.startsWith('if')) {
+      stack.push({ branches: [start], deltas: [0], ifZero: directive === 'if' && /^\s*0\s*(\/[/*].*)?$/.test(match[2]) });
+    } else if (directive === 'endif') {
+      const group = stack.pop();
+      if (group) {
+        const [first, second] = group.branches;
+        if (group.ifZero) {
+          // Drop the `#if 0` branch; what follows `#else` stays, without its directives.
+          cuts.push([first, second ?? end]);
+          if (second !== undefined) cuts.push([second, directiveEnd(source, second)], [start, end]);
+        } else if ((second !== undefined && group.deltas.some((delta) => delta !== 0)) || endsMidDeclaration(source, group.branches, start)) {
+          // Keep the first branch as plain code, so a `template<...>` or `TEST(A, B) {` in it joins what follows.
+          cuts.push([first, directiveEnd(source, first)], [second ?? start, end]);
+        }
+        // What the enclosing branch sees is what is kept: the first branch, or the rest after `#if 0`.
+        const kept = group.ifZero ? group.deltas.slice(1).reduce((a, b) => a + b, 0) : group.deltas[0];
+        const parent = stack[stack.length - 1];
+        if (parent) parent.deltas[parent.deltas.length - 1] += kept;
+      }
+    } else {
+      const group = stack[stack.length - 1];
+      if (group) {
+        group.branches.push(start);
+        group.deltas.push(0);
+      }
+    }
+    last = end;
+  }
+  return cuts;
+}
+
+/** Some branch stops in the middle of a declaration (`class X<...> final` then `#else`): its last code line ends no statement. */
+function endsMidDeclaration(source: string, branches: number[], endif: number): boolean {
+  return branches.some((start, i) => {
+    const from = source.indexOf('\n', start);
+    const to = branches[i + 1] ?? endif;
+    if (from < 0 || from >= to) return false;
+    const lines = source.slice(from, to).split('\n').map((line) => line.replace(/\/\/.*$/, '').trim()).filter((line) => line && !line.startsWith('*') && !line.startsWith('/*'));
+    const last = lines[lines.length - 1];
+    return last !== undefined && !last.startsWith('#') && !/[;{},:\\)]$|\*\/$/.test(last);
+  });
+}
+
+/** Braces and parentheses counted in one number (braces scaled past any real paren count), so sums keep both. */
+const BRACE = 1 << 16;
+
+/** `{` minus `}` (times BRACE) plus `(` minus `)` in the code between two offsets (comments, strings and char literals count nothing). */
+function braceDelta(source: string, from: number, to: number): number {
+  let delta = 0;
+  for (const span of lexSpans(source, LEXING, from, to)) {
+    if (span.kind !== 'code') continue;
+    for (let i = span.start; i < span.end; i++) {
+      const c = source.charCodeAt(i);
+      if (c === 123) delta += BRACE;
+      else if (c === 125) delta -= BRACE;
+      else if (c === 40) delta++;
+      else if (c === 41) delta--;
+    }
+  }
+  return delta;
+}

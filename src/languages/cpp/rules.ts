@@ -1,0 +1,51 @@
+/** C and C++: how names are declared, owned, inherited and looked up (DESIGN.md, "Precise rules"). */
+import type { BaseCandidate, BaseLookup, LanguageRules } from '../types.js';
+import type { StoredSymbol } from '../../index/store.js';
+import { endsWith, pathEndsWith, splitQualified, startsWith, writtenStatic } from '../names.js';
+
+/**
+ * C++ looks a base name up from the deriving class's scope outwards: the type must be a prefix of that scope
+ * plus the written path; `using ns::Base;` or `using namespace ns;` in the deriving file brings it in, and an
+ * included header holding it breaks ties.
+ */
+async function score(lookup: BaseLookup, child: StoredSymbol, written: string, segments: string[], candidate: BaseCandidate): Promise<number> {
+  const target = splitQualified(candidate.symbol.qualifiedName);
+  const childScope = splitQualified(child.qualifiedName).slice(0, -1);
+  const global = written.trim().replace(/^(?:(?:public|protected|private|virtual)\s+)+/, '').startsWith('::');
+  if (target.length < segments.length || !endsWith(target, segments)) return -1;
+  const prefix = target.slice(0, target.length - segments.length);
+  const imports = await lookup.importsOf(child);
+  let value: number;
+  if (global ? prefix.length === 0 : startsWith(childScope, prefix)) value = 2 + prefix.length / 100;
+  else if (segments.length === 1 && (imports.usings.includes(target.join('::')) || imports.usingNamespaces.includes(prefix.join('::')))) value = 2;
+  else value = 0.5;
+  const includes = imports.includes;
+  if (includes.length > 0 && candidate.places.some((place) => includes.some((include) => pathEndsWith(place.file, include)))) value += 1;
+  return value;
+}
+
+/** A qualified base (`other::Base`) cannot be a type whose qualified name does not end so. */
+function ruledOut(_child: StoredSymbol, _written: string, segments: string[], candidate: BaseCandidate): boolean {
+  return segments.length > 1 && !endsWith(splitQualified(candidate.symbol.qualifiedName), segments);
+}
+
+export const cppRules: LanguageRules = {
+  family: 'c',
+  overloads: true,
+  separateDeclarations: true,
+  membersLive: 'anywhere',
+  overrides: 'name',
+  uninherited: ['operator='],
+  accessLabels: true,
+  isStatic: (member) => writtenStatic(member.signature),
+  bases: { score, ruledOut },
+};
+
+/** C: C++'s rules without overloads, access labels or static members (a `static` function is file-local, not class-level). */
+export const cRules: LanguageRules = {
+  ...cppRules,
+  overloads: false,
+  uninherited: undefined,
+  accessLabels: false,
+  isStatic: undefined,
+};

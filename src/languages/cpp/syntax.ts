@@ -1,0 +1,474 @@
+/**
+ * C and C++: namespaces, classes/structs/unions/enums (forward declarations too), functions and
+ * methods (out-of-line `A::f` belongs to A), prototypes, fields, typedefs/usings, macros.
+ */
+import type { Node } from 'web-tree-sitter';
+import type { NormalizedKind } from '../../kinds.js';
+import type { Parameter } from '../../syntax/types.js';
+import { childOfType, compact, named, nestedDeclarations, textWithout, type NestedSearch } from '../../syntax/common.js';
+import { blankBodies, type BodyRules } from '../../syntax/bodies.js';
+import { blankCppMacros } from './macros.js';
+import { BLOCK_COMMENT, DOUBLE_QUOTED, LINE_COMMENT, SINGLE_QUOTED } from '../../syntax/tokens.js';
+import { readCppImports } from './imports.js';
+import type { Draft, ExtractContext, LanguageSpec, Scope, StatementTable } from '../../syntax/spec.js';
+
+const TYPE_SPECIFIERS: Record<string, NormalizedKind> = {
+  class_specifier: 'class',
+  struct_specifier: 'struct',
+  union_specifier: 'struct',
+  enum_specifier: 'enum',
+};
+const TYPE_PARENTS = new Set<NormalizedKind>(['class', 'struct']);
+/** Declarator wrappers between a declaration and its name. */
+const DECLARATOR_WRAPPERS = new Set(['pointer_declarator', 'reference_declarator', 'array_declarator', 'parenthesized_declarator', 'attributed_declarator', 'init_declarator']);
+
+function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
+  switch (node.type) {
+    case 'namespace_definition':
+      return namespace(node, ctx);
+    case 'class_specifier':
+    case 'struct_specifier':
+    case 'union_specifier':
+    case 'enum_specifier': {
+      const type = typeSpecifier(node, ctx, true);
+      return type ? [type] : undefined;
+    }
+    case 'function_definition':
+      return functionDefinition(node, scope, ctx);
+    case 'friend_declaration': {
+      // A friend defined in the class body is a free function; a friend declaration alone declares nothing new.
+      const inner = named(node).find((child) => child.type === 'function_definition');
+      const drafts = inner ? functionDefinition(inner, { ...scope, parentKind: 'namespace', containingType: null }, ctx) : undefined;
+      return drafts?.map((draft) => ({ ...draft, containingType: draft.qualifiers?.length ? draft.containingType : null }));
+    }
+    case 'declaration':
+    case 'field_declaration':
+      return declaration(node, scope, ctx);
+    case 'type_definition':
+      return typeDefinition(node, ctx);
+    case 'alias_declaration': {
+      const name = node.childForFieldName('name');
+      return name ? [{ name: ctx.text(name), kind: 'type_alias', node, nameNode: name, headEnd: node.endIndex }] : undefined;
+    }
+    case 'preproc_def':
+    case 'preproc_function_def':
+      return macro(node, ctx);
+    case 'enumerator': {
+      const name = node.childForFieldName('name');
+      return name ? [{ name: ctx.text(name), kind: 'enum_member', node, nameNode: name }] : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function namespace(node: Node, ctx: ExtractContext): Draft[] | undefined {
+  const nameNode = node.childForFieldName('name');
+  const body = node.childForFieldName('body');
+  // Anonymous namespaces add no container; their members are walked through `descend`.
+  if (!nameNode) return undefined;
+  const parts = ctx.text(nameNode).split('::').map((part) => part.replace(/^\s*inline\s+/, '').trim()).filter(Boolean);
+  for (const part of parts) ctx.namespaces.add(part);
+  const name = parts.pop() ?? ctx.text(nameNode);
+  return [{ name, kind: 'namespace', node, nameNode, qualifiers: parts, containingType: null, body, headEnd: body?.startIndex }];
+}
+
+/** A class/struct/union/enum specifier; `standalone` when it is the whole declaration (so no body = forward). */
+function typeSpecifier(node: Node, ctx: ExtractContext, standalone: boolean): Draft | undefined {
+  const nameNode = node.childForFieldName('name');
+  const body = node.childForFieldName('body');
+  if (!nameNode || (!body && !standalone)) return undefined;
+  const { name, qualifiers, selection } = splitQualified(nameNode, ctx);
+  const bases: string[] = [];
+  const baseClause = childOfType(node, 'base_class_clause');
+  for (const base of named(baseClause)) {
+    if (base.type === 'access_specifier' || base.type === 'comment' || base.type === 'virtual') continue;
+    bases.push(compact(ctx, base));
+  }
+  const underlying = node.type === 'enum_specifier' ? node.childForFieldName('base') : null;
+  return {
+    name,
+    kind: TYPE_SPECIFIERS[node.type],
+    node,
+    nameNode: selection,
+    qualifiers,
+    body,
+    bases: underlying ? [compact(ctx, underlying)] : bases,
+    definition: !!body,
+    forwardDeclaration: !body,
+  };
+}
+
+function functionDefinition(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
+  const declarator = node.childForFieldName('declarator');
+  const fn = functionDeclarator(declarator) ?? returnsFunctionPointer(declarator);
+  if (!fn) return undefined;
+  const draft = functionDraft(node, fn, declarator, scope, ctx);
+  if (!draft) return undefined;
+  const body = node.childForFieldName('body');
+  // A constructor's head stops before its member initializers.
+  draft.headEnd = childOfType(node, 'field_initializer_list')?.startIndex ?? body?.startIndex ?? node.endIndex;
+  draft.definition = scope.defining;
+  draft.members = localTypes(body, ctx);
+  return [draft];
+}
+
+function declaration(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
+  const drafts: Draft[] = [];
+  const type = node.childForFieldName('type');
+  const declarators = node.childrenForFieldName('declarator');
+  if (type && TYPE_SPECIFIERS[type.type]) {
+    const spec = typeSpecifier(type, ctx, declarators.length === 0);
+    if (spec) {
+      // The declaration's own range covers `class X {...};` but the type's range stops at its brace.
+      drafts.push(spec);
+    }
+  }
+  const constant = named(node).some((child) => child.type === 'type_qualifier' && /^(const|constexpr|constinit)$/.test(ctx.text(child)));
+  const inType = scope.parentKind !== null && TYPE_PARENTS.has(scope.parentKind);
+  for (const declarator of declarators) {
+    const fn = declarator.type === 'init_declarator' ? null : functionDeclarator(declarator);
+    if (fn) {
+      const draft = functionDraft(node, fn, declarator, scope, ctx);
+      if (!draft) continue;
+      draft.definition = false;
+      draft.headEnd = node.endIndex;
+      drafts.push(draft);
+      continue;
+    }
+    const nameNode = declaratorName(declarator);
+    if (!nameNode || !/identifier$/.test(nameNode.type)) continue;
+    const kind: NormalizedKind = inType ? 'field' : constant ? 'constant' : 'variable';
+    const value = declarator.type === 'init_declarator' ? declarator.childForFieldName('value') : node.childForFieldName('default_value');
+    drafts.push({
+      name: ctx.text(nameNode),
+      kind,
+      node,
+      nameNode,
+      headEnd: value ? value.startIndex : node.endIndex,
+      returnType: type ? variableType(node, declarator, nameNode, value, declarators, ctx) : null,
+      definition: scope.defining,
+    });
+  }
+  return drafts.length ? drafts : undefined;
+}
+
+/** `static const char *name = ...` → `const char *`: the declaration minus storage, name, value and other declarators. */
+function variableType(node: Node, declarator: Node, nameNode: Node, value: Node | null, declarators: Node[], ctx: ExtractContext): string {
+  const noise = named(node).filter((child) => NOT_TYPE.has(child.type));
+  const cuts = [nameNode, value, ...noise, ...declarators.filter((other) => other !== declarator)];
+  return textWithout(ctx, node, cuts).replace(/[\s;,=]+$/, '').replace(/^[\s,]+/, '');
+}
+
+const NOT_TYPE = new Set(['storage_class_specifier', 'virtual', 'attribute_specifier', 'attribute_declaration', 'ms_declspec_modifier', 'comment']);
+
+function typeDefinition(node: Node, ctx: ExtractContext): Draft[] | undefined {
+  const drafts: Draft[] = [];
+  const type = node.childForFieldName('type');
+  const declarators = node.childrenForFieldName('declarator');
+  let anonymousNamed = false;
+  if (type && TYPE_SPECIFIERS[type.type] && type.childForFieldName('body')) {
+    const spec = typeSpecifier(type, ctx, false);
+    if (spec) {
+      drafts.push(spec);
+    } else {
+      // `typedef struct { ... } Name;`: the struct takes the typedef's name.
+      const first = declarators[0] ? declaratorName(declarators[0]) : null;
+      if (first) {
+        drafts.push({ name: ctx.text(first), kind: TYPE_SPECIFIERS[type.type], node, nameNode: first, body: type.childForFieldName('body'), headEnd: type.childForFieldName('body')?.startIndex });
+        anonymousNamed = true;
+      }
+    }
+  }
+  declarators.forEach((declarator, index) => {
+    if (anonymousNamed && index === 0) return;
+    const nameNode = declaratorName(declarator);
+    if (!nameNode) return;
+    drafts.push({ name: ctx.text(nameNode), kind: 'type_alias', node, nameNode, headEnd: node.endIndex });
+  });
+  return drafts.length ? drafts : undefined;
+}
+
+function macro(node: Node, ctx: ExtractContext): Draft[] | undefined {
+  const nameNode = node.childForFieldName('name');
+  if (!nameNode) return undefined;
+  const params = node.childForFieldName('parameters');
+  const parameters: Parameter[] = named(params).filter((p) => p.type === 'identifier').map((p) => ({ name: ctx.text(p), type: '' }));
+  const value = node.childForFieldName('value');
+  return [{
+    name: ctx.text(nameNode),
+    kind: 'macro',
+    node,
+    nameNode,
+    global: true,
+    parameters,
+    headEnd: params ? params.endIndex : value ? value.startIndex : nameNode.endIndex,
+  }];
+}
+
+const LOCAL_TYPES = ['class_specifier', 'struct_specifier', 'union_specifier', 'enum_specifier'];
+const LOCAL_SEARCH: NestedSearch = {
+  types: LOCAL_TYPES,
+  scopes: new Set([...LOCAL_TYPES, 'function_definition', 'lambda_expression']),
+  words: ['class', 'struct', 'union', 'enum'],
+};
+
+/** Classes defined inside a function body (not inside another local class or lambda). */
+function localTypes(body: Node | null, ctx: ExtractContext): Node[] {
+  if (!body || body.type !== 'compound_statement') return [];
+  return nestedDeclarations(ctx, body, LOCAL_SEARCH)
+    .filter((node) => node.childForFieldName('body') && node.childForFieldName('name'));
+}
+
+/** The function_declarator under a declarator, unless it declares a pointer to a function. */
+function functionDeclarator(declarator: Node | null): Node | null {
+  let node = declarator;
+  while (node) {
+    if (node.type === 'operator_cast') return node;
+    if (node.type === 'qualified_identifier') {
+      // `A::operator bool()`: the conversion operator sits under the qualified name.
+      let name = node.childForFieldName('name');
+      while (name?.type === 'qualified_identifier') name = name.childForFieldName('name');
+      return name?.type === 'operator_cast' ? node : null;
+    }
+    if (node.type === 'function_declarator') {
+      const inner = node.childForFieldName('declarator');
+      return inner?.type === 'parenthesized_declarator' ? null : node;
+    }
+    if (!DECLARATOR_WRAPPERS.has(node.type) || node.type === 'init_declarator') return null;
+    node = node.childForFieldName('declarator') ?? named(node).find((child) => child.type.endsWith('declarator')) ?? null;
+  }
+  return null;
+}
+
+/** `void (*(f(void)))(int) {}`: a definition returning a function pointer; its own declarator is the innermost one naming it. */
+function returnsFunctionPointer(declarator: Node | null): Node | null {
+  if (!declarator) return null;
+  const candidates = declarator.descendantsOfType('function_declarator');
+  return candidates.find((candidate) => /identifier$/.test(candidate.childForFieldName('declarator')?.type ?? '')) ?? null;
+}
+
+/** The identifier a (possibly pointer/array/init) declarator declares. */
+function declaratorName(declarator: Node | null): Node | null {
+  let node = declarator;
+  for (let guard = 0; node && guard < 32; guard++) {
+    if (/identifier$/.test(node.type) || node.type === 'destructor_name' || node.type === 'operator_name') return node;
+    if (node.type === 'qualified_identifier' || node.type === 'template_function') {
+      node = node.childForFieldName('name');
+      continue;
+    }
+    const next: Node | null = node.childForFieldName('declarator') ?? named(node).find((child) => child.type.endsWith('declarator') || /identifier$/.test(child.type)) ?? null;
+    node = next;
+  }
+  return null;
+}
+
+function functionDraft(node: Node, found: Node, declarator: Node | null, scope: Scope, ctx: ExtractContext): Draft | undefined {
+  // A conversion operator carries its own name; its parameters sit in the abstract declarator under it.
+  const isCast = found.type === 'operator_cast' || found.type === 'qualified_identifier';
+  const target = isCast ? found : found.childForFieldName('declarator');
+  if (!target) return undefined;
+  const { name, qualifiers, selection } = splitQualified(target, ctx);
+  const cast = isCast ? (selection.type === 'operator_cast' ? selection : null) : null;
+  const fn = cast ? castParameters(cast) ?? cast : found;
+  if (!name) return undefined;
+  // `ns::f` where every qualifier is a namespace of this file is a function, not a method.
+  const typeQualified = qualifiers.length > 0 && !qualifiers.every((q) => ctx.namespaces.has(q));
+  const containingType = typeQualified ? qualifiers[qualifiers.length - 1] : scope.containingType;
+  const inType = typeQualified || (scope.parentKind !== null && TYPE_PARENTS.has(scope.parentKind));
+  const bareType = containingType?.replace(/<.*$/, '');
+  const kind: NormalizedKind = !inType ? 'function' : name === bareType ? 'constructor' : 'method';
+  return {
+    name,
+    kind,
+    node,
+    nameNode: selection,
+    qualifiers,
+    containingType,
+    parameters: parameters(fn.childForFieldName('parameters'), ctx),
+    returnType: cast ? compact(ctx, cast.childForFieldName('type')) : returnType(node, fn, declarator, ctx),
+  };
+}
+
+/** The abstract function declarator holding a conversion operator's parameters. */
+function castParameters(cast: Node): Node | null {
+  let node = cast.childForFieldName('declarator');
+  for (let guard = 0; node && guard < 8; guard++) {
+    if (node.type === 'abstract_function_declarator') return node;
+    node = node.childForFieldName('declarator') ?? named(node).find((child) => child.type.startsWith('abstract_')) ?? null;
+  }
+  return null;
+}
+
+/** Splits `a::B<T>::f` into name `f` and qualifiers ['a', 'B']. */
+function splitQualified(node: Node, ctx: ExtractContext): { name: string; qualifiers: string[]; selection: Node } {
+  const qualifiers: string[] = [];
+  let current: Node | null = node;
+  for (let guard = 0; current && guard < 32; guard++) {
+    if (current.type === 'qualified_identifier' || current.type === 'nested_namespace_specifier') {
+      const scopeNode: Node | null = current.childForFieldName('scope');
+      if (scopeNode) qualifiers.push(...qualifierNames(scopeNode, ctx));
+      const next: Node | null = current.childForFieldName('name');
+      if (!next) break;
+      current = next;
+      continue;
+    }
+    if (current.type === 'operator_cast') {
+      // `operator T*()`: the name runs up to the parameter list, pointer included.
+      const params = castParameters(current);
+      const end = params?.childForFieldName('parameters')?.startIndex ?? current.endIndex;
+      return { name: ctx.source.slice(current.startIndex, end).replace(/\s+/g, ' ').replace(/\s*([*&])\s*/g, '$1').trim(), qualifiers, selection: current };
+    }
+    if (current.type === 'template_function' || current.type === 'template_type' || current.type === 'template_method') {
+      const inner = current.childForFieldName('name');
+      return { name: ctx.text(inner), qualifiers, selection: inner ?? current };
+    }
+    return { name: ctx.text(current).replace(/\s+/g, ' ').trim(), qualifiers, selection: current };
+  }
+  return { name: ctx.text(node), qualifiers, selection: node };
+}
+
+function qualifierNames(node: Node, ctx: ExtractContext): string[] {
+  if (node.type === 'qualified_identifier' || node.type === 'nested_namespace_specifier') {
+    const scopeNode = node.childForFieldName('scope');
+    const nameNode = node.childForFieldName('name');
+    return [...(scopeNode ? qualifierNames(scopeNode, ctx) : []), ...(nameNode ? qualifierNames(nameNode, ctx) : [])];
+  }
+  if (node.type === 'template_type') return [ctx.text(node.childForFieldName('name'))];
+  return [ctx.text(node)];
+}
+
+function parameters(list: Node | null, ctx: ExtractContext): Parameter[] {
+  const out: Parameter[] = [];
+  for (const param of named(list)) {
+    if (param.type === 'comment') continue;
+    if (param.type === 'variadic_parameter') {
+      out.push({ name: '...', type: '' });
+      continue;
+    }
+    const declarator = param.childForFieldName('declarator');
+    const nameNode = declaratorName(declarator);
+    const value = param.childForFieldName('default_value');
+    const type = textWithout(ctx, param, [nameNode, value]);
+    if (!nameNode && type === 'void') continue;
+    out.push({ name: nameNode ? ctx.text(nameNode) : '', type });
+  }
+  return out;
+}
+
+function returnType(node: Node, fn: Node, declarator: Node | null, ctx: ExtractContext): string | null {
+  const trailing = childOfType(fn, 'trailing_return_type');
+  if (trailing) return compact(ctx, trailing).replace(/^->\s*/, '');
+  const type = node.childForFieldName('type');
+  if (!type) return null;
+  let suffix = '';
+  for (let d = declarator; d && d !== fn; d = d.childForFieldName('declarator') ?? named(d).find((c) => c.type.endsWith('declarator')) ?? null) {
+    if (d.type === 'pointer_declarator') suffix += '*';
+    else if (d.type === 'reference_declarator') suffix += ctx.text(d).trimStart().startsWith('&&') ? '&&' : '&';
+  }
+  const qualifiers = named(node).filter((c) => c.type === 'type_qualifier' && c.startIndex < type.startIndex).map((c) => ctx.text(c));
+  return [...qualifiers, compact(ctx, type)].join(' ') + suffix;
+}
+
+const DESCEND = new Set([
+  'translation_unit', 'declaration_list', 'preproc_if', 'preproc_ifdef', 'preproc_else', 'preproc_elif', 'preproc_elifdef',
+  'linkage_specification', 'namespace_definition', 'export_declaration',
+]);
+
+/** `enum { kMax = 10 };`, `union { int a; float b; };`: the members of an anonymous type belong to the enclosing scope. */
+function anonymousMembers(node: Node): Node[] | undefined {
+  const type = node.type === 'declaration' || node.type === 'field_declaration'
+    ? (node.childForFieldName('declarator') ? null : node.childForFieldName('type'))
+    : node;
+  if (!type || !TYPE_SPECIFIERS[type.type] || type.childForFieldName('name')) return undefined;
+  return type.childForFieldName('body')?.children;
+}
+
+/**
+ * /statements: C and C++ node types as short names. A function definition inside a class, or whose
+ * declarator is qualified (`void A::f() {}`), is a method; a class/struct/union without a body is a
+ * type reference, not a class; `goto` counts as a simple (`expression`) statement.
+ */
+const CPP_STATEMENTS: StatementTable = {
+  types: {
+    if_statement: 'if',
+    while_statement: 'while',
+    for_statement: 'for',
+    for_range_loop: 'foreach',
+    do_statement: 'do',
+    switch_statement: 'switch',
+    case_statement: 'case',
+    try_statement: 'try',
+    seh_try_statement: 'try',
+    catch_clause: 'catch',
+    seh_except_clause: 'catch',
+    compound_statement: 'block',
+    expression_statement: 'expression',
+    goto_statement: 'expression',
+    declaration: 'local',
+    return_statement: 'return',
+    co_return_statement: 'return',
+    co_yield_statement: 'return',
+    throw_statement: 'throw',
+    break_statement: 'break',
+    seh_leave_statement: 'break',
+    continue_statement: 'continue',
+    call_expression: 'call',
+    new_expression: 'call',
+    assignment_expression: 'assignment',
+    function_definition: (node) => (node.childForFieldName('body') ? (qualifiedDeclarator(node) ? 'method' : 'function') : null),
+    class_specifier: (node) => (node.childForFieldName('body') ? 'class' : null),
+    struct_specifier: (node) => (node.childForFieldName('body') ? 'class' : null),
+    union_specifier: (node) => (node.childForFieldName('body') ? 'class' : null),
+    lambda_expression: 'lambda',
+  },
+  bodies: new Set(['translation_unit', 'compound_statement', 'case_statement', 'declaration_list', 'labeled_statement']),
+  name: (node, short) => {
+    if (short === 'function' || short === 'method') return statementDeclarator(node);
+    if (short === 'call' && node.type === 'new_expression') return node.childForFieldName('type');
+    return undefined;
+  },
+};
+
+/** The innermost name of a function definition's declarator (`A::f` → `A::f`; the caller keeps the last segment). */
+function statementDeclarator(node: Node): Node | null {
+  let current: Node | null = node.childForFieldName('declarator');
+  for (let guard = 0; current && guard < 16; guard++) {
+    const inner = current.childForFieldName('declarator');
+    if (!inner) return current;
+    current = inner;
+  }
+  return current;
+}
+
+function qualifiedDeclarator(node: Node): boolean {
+  return statementDeclarator(node)?.type === 'qualified_identifier';
+}
+
+/** C and C++: a parenthesized head without class/struct/union/enum/namespace/extern at its top level. */
+export const CPP_BODIES: BodyRules = {
+  directives: true,
+  rawStrings: 'delimited',
+  typeWords: new Set(['class', 'struct', 'union', 'enum', 'namespace', 'extern', 'concept']),
+  isBody: (head) => head.paren && !head.typeWord,
+  memberInitializers: true,
+  keepWords: LOCAL_SEARCH.words,
+  filler: 'x;',
+};
+
+export const cpp: LanguageSpec = {
+  grammar: 'cpp',
+  separator: '::',
+  // R"delim( ... )delim" before the plain string; a character literal cannot span a line.
+  skippedTokens: [LINE_COMMENT, BLOCK_COMMENT, String.raw`(?<![\w$])(?:u8|[uUL])?R"([^()\\\s]{0,16})\([\s\S]*?\)\2"`, DOUBLE_QUOTED, SINGLE_QUOTED],
+  readImports: readCppImports,
+  commentTypes: new Set(['comment']),
+  prepare: (source) => blankBodies(blankCppMacros(source), CPP_BODIES),
+  declare,
+  hidden: anonymousMembers,
+  descend: DESCEND,
+  wrappers: new Set(['template_declaration']),
+  statements: CPP_STATEMENTS,
+};
+
+export const c: LanguageSpec = { ...cpp, grammar: 'c' };

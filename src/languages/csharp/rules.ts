@@ -1,0 +1,18 @@
+/** C#: overloads by parameter types; partial classes across a project; private by default. */
+import type { LanguageRules } from '../types.js';
+import { modifiersOf, writtenStatic } from '../names.js';
+
+export const csharpRules: LanguageRules = {
+  family: 'csharp',
+  overloads: true,
+  separateDeclarations: false,
+  membersLive: 'package',
+  overrides: 'signature',
+  isStatic: (member) => writtenStatic(member.signature),
+  visibility: (type, member) => {
+    const written = /\b(protected\s+internal|private\s+protected|public|protected|internal|private)\b/.exec(modifiersOf(member.signature));
+    if (written) return written[1].replace(/\s+/g, ' ');
+    return type.kind === 'interface' || member.kind === 'enum_member' ? 'public' : 'private';
+  },
+  bases: {},
+};

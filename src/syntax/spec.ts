@@ -1,0 +1,125 @@
+/**
+ * What a language module tells the generic walker (src/syntax/extract.ts): which nodes declare
+ * what, which nodes to look inside, and how its comments read. One module per language.
+ */
+import type { FileImports } from './bases.js';
+import type { Node } from 'web-tree-sitter';
+import type { NormalizedKind } from '../kinds.js';
+import type { Parameter } from './types.js';
+import type { ShortType } from './statements/types.js';
+
+/** One declaration as a language module sees it; the walker turns it into an ExtractedSymbol. */
+export interface Draft {
+  name: string;
+  kind: NormalizedKind;
+  /** The declaration node itself (a wrapper such as `export`/`template<>`/decorators is added by the walker). */
+  node: Node;
+  /** The name; null when the declaration has none to point at (the node start is used). */
+  nameNode: Node | null;
+  /** Source index where the one-line signature stops; defaults to the body start, else the node end. */
+  headEnd?: number;
+  /** Put before the signature when the node leaves out its keyword (a Go spec inside `const (...)`). */
+  signaturePrefix?: string;
+  parameters?: Parameter[];
+  returnType?: string | null;
+  bases?: string[];
+  /** Defaults to true. */
+  definition?: boolean;
+  forwardDeclaration?: boolean;
+  /** Containers written into the name itself (`A::B::f` → ['A', 'B']). */
+  qualifiers?: string[];
+  /** Belongs to no container whatever encloses it in the text (a #define inside a namespace). */
+  global?: boolean;
+  /** Overrides the containing type (default: the last qualifier, else the enclosing type). */
+  containingType?: string | null;
+  /** A doc the language keeps elsewhere than a comment above (Python docstrings). */
+  doc?: string | null;
+  /** Walked with this symbol as container. */
+  body?: Node | null;
+  /**
+   * Gives its members a container without being a symbol itself (Rust `impl Foo {}`). Its `bases` (Rust
+   * `impl Trait for Foo`) join those of the type of the same qualified name declared in the same file.
+   */
+  scopeOnly?: boolean;
+  /** Extra nodes walked with this symbol as container (Go/Rust: members found apart from the body). */
+  members?: Node[];
+}
+
+export interface Scope {
+  containers: string[];
+  containingType: string | null;
+  /** Kind of the innermost enclosing symbol, null at file level. */
+  parentKind: NormalizedKind | null;
+  /** Wrapper (export, template head, decorators) whose range and doc belong to the next declaration. */
+  outer: Node | null;
+  /** False inside ambient contexts (`declare`, extern blocks) where nothing is defined. */
+  defining: boolean;
+}
+
+export interface ExtractContext {
+  /** Source as parsed (macros blanked, same length as the original). */
+  source: string;
+  /** Source as written, for docs. */
+  original: string;
+  text(node: Node | null | undefined): string;
+  /** Namespace names declared so far in this file (tells `ns::f` from `Type::f`). */
+  namespaces: Set<string>;
+}
+
+/**
+ * How /statements reads the language: its grammar's node types mapped onto the short names one query
+ * uses across languages (src/syntax/statements/types.ts). Unmapped nodes are walked through, so a
+ * node's children in a path query are its nearest mapped descendants.
+ */
+export interface StatementTable {
+  /** Grammar node type → short name; a function decides from the node (null: walked through). */
+  types: Readonly<Record<string, ShortType | ((node: Node) => ShortType | null)>>;
+  /**
+   * Node types that hold a list of statements (blocks, statement lists, the file): a `block` standing
+   * directly in one is a statement of its own; elsewhere a block is the body of its parent and is walked through.
+   */
+  bodies: ReadonlySet<string>;
+  /** The name of a node where the defaults (the `name` field; a call's callee) do not find it. */
+  name?: (node: Node, short: ShortType) => Node | string | null | undefined;
+}
+
+export interface LanguageSpec {
+  /** What /statements maps this grammar's node types to. */
+  statements?: StatementTable;
+  /**
+   * The comments and literals an identifier scan steps over (syntactic usages), as regular-expression
+   * alternatives (src/syntax/tokens.ts has the common ones); at most one capturing group in all, which a
+   * back-reference in the same alternative calls `\2` (a raw string's delimiter).
+   */
+  skippedTokens: readonly string[];
+  /** Reads what a file imports, includes or uses from its text; without it a file imports nothing. */
+  readImports?: (text: string, into: FileImports) => void;
+  /** Imports may rename (`import Base as B`): a base written as the local name also names the imported one. */
+  importsRename?: boolean;
+  /** Grammar file stem in @repomix/tree-sitter-wasms (`tree-sitter-<grammar>.wasm`). */
+  grammar: string;
+  /** Joins containers and name into qualifiedName. */
+  separator: string;
+  /** Node types that are comments. */
+  commentTypes: ReadonlySet<string>;
+  /** Whether a comment's text counts as documentation (default: any comment). */
+  isDocComment?: (text: string) => boolean;
+  /** Sibling nodes before a declaration that belong to its range (TypeScript member decorators, Rust attributes). */
+  leadingTypes?: ReadonlySet<string>;
+  /** Node types skipped when looking for the doc above a declaration (attributes, annotations). */
+  docSkipTypes?: ReadonlySet<string>;
+  /** Rewrites the source before parsing, keeping every offset (blanking macros). */
+  prepare?: (source: string) => string;
+  /** Declarations at `node`, or undefined when it declares nothing. */
+  declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined;
+  /** Nodes that declare nothing themselves but may hold declarations. */
+  descend: ReadonlySet<string>;
+  /** Declarations hidden inside a non-declaration (classes in a top-level callback), walked in the same scope. */
+  hidden?: (node: Node, scope: Scope, ctx: ExtractContext) => Node[] | undefined;
+  /** Nodes whose range and doc belong to the declaration inside them. */
+  wrappers: ReadonlySet<string>;
+  /** Called for a wrapper before its children are walked (e.g. `declare` turns definitions off). */
+  wrapperScope?: (node: Node, scope: Scope) => Scope;
+  /** Rewrites the scope for the siblings after `node` (C# file-scoped namespaces). */
+  siblingScope?: (node: Node, scope: Scope, ctx: ExtractContext) => Scope | undefined;
+}
