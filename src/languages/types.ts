@@ -138,6 +138,11 @@ export interface LanguageRules {
   overrides: OverrideRule;
   /** Member names a type never inherits (C++ `operator=`); constructors and destructors never are, in any language. */
   uninherited?: readonly string[];
+  /**
+   * Extensions of the files other files include for their declarations (C and C++ headers): where a name has
+   * definitions in several files, a header's comes before a file-local one.
+   */
+  headerExtensions?: readonly string[];
   /** Visibility comes from access labels in the type's body (C++ `public:`), read from the source. */
   accessLabels?: boolean;
   /** Whether a member is static (class-level), as its syntax says; undefined when the language does not say. */

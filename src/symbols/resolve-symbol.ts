@@ -117,8 +117,13 @@ export async function resolveOne(services: Services, selector: SymbolSelector, f
     }
     throw notFound(services, matches.asked);
   }
-  const groups = groupPlaces(fitting);
+  const grouped = groupPlaces(fitting);
+  // A type and its own constructors are one name: the type answers.
+  const types = grouped.filter((group) => TYPE_KINDS.includes(group.symbol.kind));
+  const groups = grouped.filter((group) => !types.some((type) => isConstructorOf(group.symbol, type.symbol)));
   if (groups.length === 1) return groups[0];
+  // Never a silent first pick: every candidate, the best placed first (workspace code, then tests and tools).
+  groups.sort((a, b) => placeRank(a.symbol) - placeRank(b.symbol));
   const candidates = groups.map(({ symbol }) => ({ id: symbol.id, qualifiedName: symbol.qualifiedName, kind: symbol.kind, file: symbol.file, line: symbol.line, signature: symbol.signature }));
   const shown = candidates.slice(0, 10).map((c) => `${c.qualifiedName} (${c.kind}, ${c.file}:${c.line}, id ${c.id})`).join('; ');
   const more = candidates.length > 10 ? `; and ${candidates.length - 10} more` : '';
@@ -140,10 +145,66 @@ export function groupPlaces(symbols: StoredSymbol[]): ResolvedSymbol[] {
     if (group) group.push(symbol);
     else groups.set(key, [symbol]);
   }
-  return [...groups.values()].map((places) => {
+  return [...groups.values()].flatMap(splitDefinitions).map((places) => {
     const ordered = [...places.filter((s) => s.definition), ...places.filter((s) => !s.definition)];
     return { symbol: ordered[0], places: ordered };
   });
+}
+
+/**
+ * Places of one qualified name defined in several files are several symbols (a struct of two programs, a
+ * static function of two files, a test's stub of a library function): each file's definitions are one, and
+ * a declaration joins the definition in its own file, else the one whose file has its stem (`slab.h` and
+ * `slab.c`), else the best placed (placeRank). Places with one defining file (or none) stay one symbol.
+ */
+function splitDefinitions(places: StoredSymbol[]): StoredSymbol[][] {
+  const byFile = new Map<string, StoredSymbol[]>();
+  for (const place of places) {
+    if (!place.definition) continue;
+    const list = byFile.get(place.file);
+    if (list) list.push(place);
+    else byFile.set(place.file, [place]);
+  }
+  if (byFile.size <= 1) return [places];
+  const ranked = [...byFile.values()].map((list) => list[0]).sort((a, b) => placeRank(a) - placeRank(b));
+  for (const declaration of places) {
+    if (declaration.definition) continue;
+    const home = byFile.get(declaration.file) ?? byFile.get(ranked.find((d) => stemOf(d.file) === stemOf(declaration.file))?.file ?? ranked[0].file)!;
+    home.push(declaration);
+  }
+  return [...byFile.values()];
+}
+
+function stemOf(file: string): string {
+  return file.replace(/\.[^./]*$/, '');
+}
+
+/** Tests, samples, examples, tools and benchmarks: code that uses a library rather than being it. */
+const AUXILIARY = /(^|\/)(tests?|testing|testdata|selftests|samples?|examples?|tools|benchmarks?|bench|mocks?|fixtures|demos?)\/|(^|\/)test_[^/]*$|_(test|tests|unittest)\.[^/.]+$|\.(test|spec)\.[^/.]+$/i;
+
+/**
+ * How well placed a symbol's place is, lower first: workspace code before extra roots, code before tests,
+ * samples and tools, a definition before a declaration, and where declarations and definitions are apart
+ * (C, C++) a header's definition before a file-local one.
+ */
+export function placeRank(symbol: StoredSymbol): number {
+  let rank = 0;
+  if (symbol.external) rank += 100;
+  if (AUXILIARY.test(symbol.file)) rank += 10;
+  if (!symbol.definition) rank += 2;
+  const headers = rulesOf(symbol.language)?.headerExtensions;
+  if (headers && !headers.some((extension) => symbol.file.toLowerCase().endsWith(extension))) rank += 1;
+  return rank;
+}
+
+/** A type's own constructor: a constructor whose qualifier is the type's qualified name. */
+function isConstructorOf(constructor: StoredSymbol, type: StoredSymbol): boolean {
+  if (constructor.kind !== 'constructor') return false;
+  const qualified = constructor.qualifiedName;
+  for (const separator of ['::', '.']) {
+    if (qualified.startsWith(`${type.qualifiedName}${separator}`) && !qualified.slice(type.qualifiedName.length + separator.length).includes(separator)) return true;
+  }
+  return false;
 }
 
 function identityKey(symbol: StoredSymbol): string {

@@ -36,6 +36,7 @@ export const cppRules: LanguageRules = {
   membersLive: 'anywhere',
   overrides: 'name',
   uninherited: ['operator='],
+  headerExtensions: ['.h', '.hh', '.hpp', '.hxx', '.h++', '.inl', '.ipp', '.tcc', '.cuh'],
   accessLabels: true,
   isStatic: (member) => writtenStatic(member.signature),
   bases: { score, ruledOut },
