@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PlumbConfig } from '../config.js';
 import { PlumbError } from '../errors.js';
@@ -84,21 +84,31 @@ export interface SynthesisOptions {
   defines: string[];
 }
 
-/** Every C/C++ source under ROOT compiled with -I for each directory holding headers, the configured standards and defines. */
-export async function synthesizeCompileCommands(root: string, options: SynthesisOptions): Promise<CompileCommand[]> {
+/**
+ * Every C/C++ source under ROOT compiled with the configured standards, defines and -I for each directory
+ * holding headers. The defines and -I flags are the same for every source, so they go once into a response
+ * file (`@flags`, which clangd expands) that each entry names: a tree of any size (the Linux kernel's 30,000
+ * sources and 5,000 header directories) gives a database of a few megabytes, not gigabytes.
+ */
+export async function synthesizeCompileCommands(root: string, options: SynthesisOptions, responseFile: string): Promise<{ entries: CompileCommand[]; flags: string[] }> {
   const sources: string[] = [];
   const includeDirectories = new Set<string>();
   await walk(root, root, sources, includeDirectories);
-  const includes = [...includeDirectories].sort().map((directory) => `-I${directory}`);
-  const defines = options.defines.map((define) => `-D${define}`);
-  return sources.sort().map((file) => {
+  const flags = [...options.defines.map((define) => `-D${define}`), ...[...includeDirectories].sort().map((directory) => `-I${directory}`)];
+  const entries = sources.sort().map((file) => {
     const isC = path.extname(file) === '.c';
     return {
       directory: root,
       file,
-      arguments: [isC ? 'clang' : 'clang++', `-std=${isC ? options.cStandard : options.standard}`, ...defines, ...includes, '-c', file],
+      arguments: [isC ? 'clang' : 'clang++', `-std=${isC ? options.cStandard : options.standard}`, `@${responseFile}`, '-c', file],
     };
   });
+  return { entries, flags };
+}
+
+/** A response file's text: one argument a line, quoted where it holds spaces, quotes or backslashes (clang's GNU rules). */
+export function responseFileText(flags: readonly string[]): string {
+  return flags.map((flag) => (/[\s"'\\]/.test(flag) ? `"${flag.replace(/(["\\])/g, '\\$1')}"` : flag)).join('\n') + '\n';
 }
 
 async function walk(root: string, directory: string, sources: string[], includes: Set<string>): Promise<void> {
@@ -130,12 +140,33 @@ async function walk(root: string, directory: string, sources: string[], includes
   for (const subdirectory of subdirectories) await walk(root, subdirectory, sources, includes);
 }
 
-async function writeJsonAtomically(file: string, value: unknown): Promise<void> {
+/** Writes the entries as a JSON array, a chunk of entries at a time: no single string holds the whole database. */
+async function writeEntriesAtomically(file: string, entries: readonly CompileCommand[]): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, JSON.stringify(value, null, 1));
+  const handle = await open(temporary, 'w');
+  try {
+    await handle.write('[\n');
+    for (let i = 0; i < entries.length; i += WRITE_CHUNK) {
+      const chunk = entries.slice(i, i + WRITE_CHUNK).map((entry) => JSON.stringify(entry)).join(',\n');
+      await handle.write(i + WRITE_CHUNK < entries.length ? `${chunk},\n` : `${chunk}\n`);
+    }
+    await handle.write(']\n');
+  } finally {
+    await handle.close();
+  }
   await rename(temporary, file);
 }
+
+async function writeTextAtomically(file: string, text: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, text);
+  await rename(temporary, file);
+}
+
+/** Entries written per chunk. */
+const WRITE_CHUNK = 1000;
 
 /**
  * Picks the compile database clangd uses: the workspace's own (copied with absolute paths into the
@@ -149,12 +180,15 @@ export async function prepareCompileDatabase(options: { root: string; cacheDir: 
   if (found) {
     const { entries, changed } = rewriteCompileCommands(parseCompileCommands(await readFile(found, 'utf8'), found), path.dirname(found));
     if (!changed) return { path: found, synthesized: false, rewritten: false, source: found, entries: entries.length, clangdArgs: [`--compile-commands-dir=${path.dirname(found)}`] };
-    await writeJsonAtomically(cached, entries);
+    await writeEntriesAtomically(cached, entries);
     return { path: cached, synthesized: false, rewritten: true, source: found, entries: entries.length, clangdArgs: [`--compile-commands-dir=${cacheDirectory}`] };
   }
   const flags = path.join(root, 'compile_flags.txt');
   if (!config.directory && existsSync(flags)) return { path: flags, synthesized: false, rewritten: false, source: flags, entries: 0, clangdArgs: [] };
-  const entries = await synthesizeCompileCommands(root, config);
-  await writeJsonAtomically(cached, entries);
+  const responseFile = path.join(cacheDirectory, 'flags.rsp');
+  const synthesized = await synthesizeCompileCommands(root, config, responseFile);
+  const entries = synthesized.entries;
+  await writeTextAtomically(responseFile, responseFileText(synthesized.flags));
+  await writeEntriesAtomically(cached, entries);
   return { path: cached, synthesized: true, rewritten: false, entries: entries.length, clangdArgs: [`--compile-commands-dir=${cacheDirectory}`] };
 }

@@ -8,12 +8,20 @@ import {
   parseCompileCommands,
   prepareCompileDatabase,
   rewriteCompileCommands,
+  responseFileText,
   synthesizeCompileCommands,
   type CompileCommand,
 } from '../../src/lsp/compile-db.js';
 import { GOOGLETEST } from './helpers.js';
 
 const DEFAULTS = { standard: 'c++17', cStandard: 'c11', defines: [] as string[] };
+
+/** The arguments as clang sees them: each `@file` replaced by the response file's lines (unquoted). */
+function expanded(args: readonly string[]): string[] {
+  return args.flatMap((arg) => (arg.startsWith('@')
+    ? readFileSync(arg.slice(1), 'utf8').split('\n').filter(Boolean).map((line) => (line.startsWith('"') ? line.slice(1, -1).replace(/\\(["\\])/g, '$1') : line))
+    : [arg]));
+}
 
 function tempDir(t: Test): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'plumb-cdb-test-'));
@@ -87,7 +95,10 @@ t.test('without a database, one is synthesized from googletest with every source
   t.ok(files.includes(path.join(GOOGLETEST, 'googletest/src/gtest.cc')), 'gtest.cc is there');
   t.ok(files.includes(path.join(GOOGLETEST, 'googlemock/src/gmock.cc')), 'gmock.cc is there');
   t.ok(files.every((file) => /\.(cc|cpp|c)$/.test(file)), 'only sources, no headers');
-  const args = entries.find((entry) => entry.file.endsWith('gtest.cc'))!.arguments!;
+  const written = entries.find((entry) => entry.file.endsWith('gtest.cc'))!.arguments!;
+  t.equal(written.length, 5, 'the flags every source shares are in one response file, not in each entry');
+  t.match(written[2], /^@.*flags\.rsp$/);
+  const args = expanded(written);
   t.equal(args[0], 'clang++');
   t.ok(args.includes('-std=c++20'));
   t.ok(args.includes('-DGTEST_HAS_PTHREAD=1') && args.includes('-DPLUMB'));
@@ -105,9 +116,29 @@ t.test('synthesis skips node_modules, .git and build directories and uses the C 
   writeFileSync(path.join(root, 'node_modules/dep/c.cc'), '');
   writeFileSync(path.join(root, 'build/d.cc'), '');
   writeFileSync(path.join(root, 'include/lib/x.h'), '');
-  const entries = await synthesizeCompileCommands(root, DEFAULTS);
+  const { entries, flags } = await synthesizeCompileCommands(root, DEFAULTS, path.join(root, 'flags.rsp'));
   t.same(entries.map((entry) => path.relative(root, entry.file)), ['src/a.c', 'src/b.cpp']);
-  t.same(entries[0].arguments!.slice(0, 2), ['clang', '-std=c11']);
-  t.ok(entries[0].arguments!.includes(`-I${path.join(root, 'include/lib')}`));
-  t.ok(entries[0].arguments!.includes(`-I${path.join(root, 'include')}`));
+  t.same(entries[0].arguments!.slice(0, 3), ['clang', '-std=c11', `@${path.join(root, 'flags.rsp')}`]);
+  t.ok(flags.includes(`-I${path.join(root, 'include/lib')}`));
+  t.ok(flags.includes(`-I${path.join(root, 'include')}`));
+});
+
+t.test('response files quote what needs it, as clang reads them', async (t) => {
+  t.equal(responseFileText(['-Iplain', '-I/a dir/with space', '-DQ="x"', '-Dback\\slash']), '-Iplain\n"-I/a dir/with space"\n"-DQ=\\"x\\""\n"-Dback\\\\slash"\n');
+});
+
+t.test('a tree of many sources and header directories gives a database whose size does not grow with both', async (t) => {
+  const root = tempDir(t);
+  for (let d = 0; d < 300; d++) {
+    mkdirSync(path.join(root, `dir${d}`));
+    writeFileSync(path.join(root, `dir${d}`, `h${d}.h`), '');
+    for (let f = 0; f < 10; f++) writeFileSync(path.join(root, `dir${d}`, `s${f}.c`), '');
+  }
+  const cacheDir = tempDir(t);
+  const database = await prepareCompileDatabase({ root, cacheDir, config: { ...DEFAULTS, directory: undefined } as never });
+  t.equal(database.entries, 3000);
+  const size = readFileSync(database.path).length;
+  t.ok(size < 3000 * 400, `${size} bytes for 3,000 sources and 300 header directories (inline -I flags would take ${3000 * 300 * 20} or more)`);
+  const rsp = readFileSync(path.join(compileDatabaseCacheDir(cacheDir, root), 'flags.rsp'), 'utf8');
+  t.equal(rsp.split('\n').filter((line) => line.startsWith('-I')).length, 301, 'each header directory once, and the root');
 });
