@@ -32,3 +32,14 @@ t.test('the README and docs point nowhere outside the repository and name every 
     if (operation.tool) t.ok(readme.includes(`\`${operation.tool.name}\``), `README names the tool ${operation.tool.name}`);
   }
 });
+
+t.test('every code fence of the README and docs is closed before the next heading', async (t) => {
+  for (const [name, text] of [['README.md', readme], ['docs/API.md', api]] as const) {
+    let open: number | undefined;
+    text.split('\n').forEach((line, index) => {
+      if (/^\s*```/.test(line)) open = open === undefined ? index + 1 : undefined;
+      else if (open !== undefined && /^#{2,4} /.test(line)) t.fail(`${name}:${index + 1}: the heading '${line}' is inside the code block opened at line ${open}`);
+    });
+    t.equal(open, undefined, `${name}: no code block left open`);
+  }
+});

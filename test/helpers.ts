@@ -66,8 +66,19 @@ function sharedGoogletestCompileDb(): string {
   return shared;
 }
 
-export async function getJson(app: PlumbApp, url: string): Promise<{ status: number; body: any; headers: Record<string, unknown> }> {
+export interface JsonAnswer<T> {
+  status: number;
+  body: T;
+  headers: Record<string, unknown>;
+}
+
+/**
+ * A GET through the app, its body parsed when it is JSON. `T` is what the test reads, from the schemas:
+ * `getJson<ResolveResponse>(app, '/symbols/resolve?…')` for an answer, `getJson<ErrorResponse>` for an
+ * error; left out, the body is `any`.
+ */
+export async function getJson<T = any>(app: PlumbApp, url: string): Promise<JsonAnswer<T>> {
   const response = await app.inject({ method: 'GET', url });
   const body = response.headers['content-type']?.toString().includes('json') ? response.json() : response.body;
-  return { status: response.statusCode, body, headers: response.headers };
+  return { status: response.statusCode, body: body as T, headers: response.headers };
 }

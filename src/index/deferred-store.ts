@@ -2,11 +2,12 @@
  * A store opened when it can be: a replica may start before its database is up or before a writer
  * has made the schema. Until the store opens, every call fails with why (store_unavailable, 503)
  * and the next call tries again (at most once per `retryMs`); once open, calls go straight to it.
+ * `now` is the clock the retry interval is measured on (tests pass their own).
  */
 import { PlumbError } from '../errors.js';
 import type { SymbolStore } from './store.js';
 
-export function deferredStore(open: () => Promise<SymbolStore>, location: string, retryMs = 1000): SymbolStore {
+export function deferredStore(open: () => Promise<SymbolStore>, location: string, retryMs = 1000, now: () => number = Date.now): SymbolStore {
   let store: SymbolStore | undefined;
   let opening: Promise<SymbolStore> | undefined;
   let lastError: unknown;
@@ -19,8 +20,8 @@ export function deferredStore(open: () => Promise<SymbolStore>, location: string
     if (store) return Promise.resolve(store);
     if (closed) return Promise.reject(unavailable('it is closed'));
     if (!opening) {
-      if (lastError !== undefined && Date.now() - lastTry < retryMs) return Promise.reject(asUnavailable(lastError));
-      lastTry = Date.now();
+      if (lastError !== undefined && now() - lastTry < retryMs) return Promise.reject(asUnavailable(lastError));
+      lastTry = now();
       opening = open().then(
         (opened) => {
           store = opened;

@@ -269,7 +269,7 @@ export interface SymbolWriter {
   recordBuild(state: 'building' | 'ready', filesTotal: number): Promise<void>;
 }
 
-/** A store backend (SQLite today): the reader the use cases get and the writer the builder gets. */
+/** A store backend (SQLite in the cache, or a shared PostgreSQL: open-store.ts chooses): the reader the use cases get and the writer the builder gets. */
 export interface SymbolStore extends SymbolReader, SymbolWriter {
   /**
    * Calls `listener` after writes committed by another process (a PostgreSQL writer's NOTIFY), with the

@@ -70,7 +70,10 @@ export async function searchSymbols(services: Services, query: SymbolSearchQuery
   };
 }
 
-/** The limit, checked here too because MCP tools call the use case without the route's schema. */
+/**
+ * The limit with its default, checked in the use case as well: routes and MCP tools have refused a bad one
+ * through the schema already, but a use case may also be called without it (by another use case, bench/, tests).
+ */
 export function checkLimit(limit: number | undefined, max = SEARCH_LIMIT_MAX, fallback = SEARCH_LIMIT_DEFAULT): number {
   if (limit === undefined) return fallback;
   if (!Number.isInteger(limit) || limit < 1) throw invalidParameter('limit', `must be an integer from 1 to ${max}`);

@@ -1,29 +1,15 @@
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { PlumbApp } from '../../src/app.js';
-import type { SymbolIndex } from '../../src/index/symbol-index.js';
 import { FLASK, RXJS, ZOD } from '../corpora.js';
+import { waitUntil } from '../wait.js';
 
 export { RXJS, ZOD } from '../corpora.js';
 
-/** Resolves once the index has finished its build (the app starts it in the background). */
-export async function indexReady(target: PlumbApp | SymbolIndex, timeoutMs = 240_000): Promise<void> {
-  const index = 'plumb' in target ? target.plumb.index : target;
-  const started = Date.now();
-  while (index.status().state !== 'ready') {
-    if (Date.now() - started > timeoutMs) throw new Error(`index not ready after ${timeoutMs} ms: ${JSON.stringify(index.status())}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+export { indexReady } from '../wait.js';
 
 /** Polls until `check` holds (watcher tests); returns how long it took. */
-export async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    if (await check()) return Date.now() - started;
-    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+export function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<number> {
+  return waitUntil('the condition the test polls for', check, { timeoutMs, intervalMs: 20 });
 }
 
 /**

@@ -15,6 +15,7 @@ import type { ExtractedSymbol } from '../../src/syntax/types.js';
 import { requireCorpora, FLASK, GOOGLETEST } from '../corpora.js';
 import { tempDir, testConfig } from '../helpers.js';
 import { startPostgres } from '../postgres.js';
+import { waitFor } from '../wait.js';
 
 function symbol(name: string, line: number, extra: Partial<ExtractedSymbol> = {}): ExtractedSymbol {
   const range = { start: { line, column: 1 }, end: { line, column: 1 + name.length } };
@@ -37,20 +38,6 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
     return error;
   }
   return undefined;
-}
-
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      const value = await read();
-      if (ok(value)) return value;
-    } catch {
-      // Not yet.
-    }
-    if (Date.now() - started > timeoutMs) return read();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 t.test('PostgreSQL store', async (t) => {
@@ -138,7 +125,7 @@ t.test('PostgreSQL store', async (t) => {
     const found = await replica.search(spec('BrandNewThing'));
     t.same(found.results.map((hit) => hit.symbol.file), ['extra/new_thing.cc']);
     t.ok((await replica.symbolsWithBase('Test', 1000)).some((s) => s.name === 'BrandNewThing'));
-    await eventually(async () => heard, (h) => h.includes(version));
+    await waitFor(`onChange to hear version ${version}`, () => heard, (h) => h.includes(version), { timeoutMs: 20_000 });
     t.ok(heard.includes(version), `onChange heard version ${version}`);
     t.equal((await replica.storeInfo()).version, version);
     await writer.write([], ['extra/new_thing.cc']);
@@ -159,13 +146,13 @@ t.test('PostgreSQL store', async (t) => {
     t.same((error as PlumbError).details, { store: db.url });
     t.equal(((await rejection(writer.write([update('x.cc', [])], []))) as PlumbError).code, 'store_unavailable', 'a write too');
     await db.start();
-    const page = await eventually(() => replica.search(spec('Test')), (p) => p.totalMatches > 0);
+    const page = await waitFor('the replica to answer again', () => replica.search(spec('Test')), (p) => p.totalMatches > 0, { timeoutMs: 20_000, intervalMs: 100, retryErrors: true });
     t.ok(page.totalMatches > 0, 'answers again');
     // LISTEN comes back too: a later write is heard.
-    await eventually(async () => {
+    await waitFor('a write after the restart to be heard', async () => {
       await writer.write([update('extra/again.cc', [symbol('AgainThing', 1)])], []);
       return heard;
-    }, (h) => h.length > 0, 30_000);
+    }, (h) => h.length > 0, { timeoutMs: 30_000, intervalMs: 100, retryErrors: true });
     t.ok(heard.length > 0, 'a write after the restart is heard');
     await writer.write([], ['extra/again.cc']);
   });

@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { PlumbApp } from '../../src/app.js';
+import { indexReady } from '../wait.js';
 
 /** Listens on a free loopback port (once per app) and connects the SDK's own client to /mcp. */
 export async function connectHttp(
@@ -43,6 +43,6 @@ export function structured<T>(result: CallToolResult): T {
  * Waits (up to a minute) for the index's first build to finish, so the app is not closed mid-build:
  * SymbolIndex.close() during a build can wait forever for parse jobs of the closed worker pool.
  */
-export async function indexSettled(app: PlumbApp): Promise<void> {
-  for (let i = 0; i < 600 && app.plumb.index.status().state !== 'ready'; i++) await sleep(100);
+export function indexSettled(app: PlumbApp): Promise<void> {
+  return indexReady(app, 60_000);
 }

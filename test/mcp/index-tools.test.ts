@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { FLASK, getJson, startApp } from '../helpers.js';
+import { waitFor } from '../wait.js';
 import { call, connectHttp, structured, textOf } from './helpers.js';
 
 interface Symbol { id: string; name: string; kind: string; file: string; line: number; qualifiedName: string; package: string }
@@ -9,12 +9,7 @@ interface SymbolList { query?: string; package?: string; results: Symbol[]; tota
 
 /** The index builds in the background: wait for index_status to say ready, as an agent would. */
 async function waitForIndex(client: Client): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    const status = await call(client, 'index_status', {});
-    if ((status.structuredContent as { ready: boolean }).ready) return;
-    await sleep(100);
-  }
-  throw new Error('index not ready after 60 s');
+  await waitFor('index_status to say ready', () => call(client, 'index_status', {}), (status) => (status.structuredContent as { ready: boolean }).ready, { timeoutMs: 60_000, intervalMs: 100 });
 }
 
 t.test('the index tools on flask: search_symbols, get_symbol, list_packages, get_package_symbols', async (t) => {

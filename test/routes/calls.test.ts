@@ -12,6 +12,7 @@ import type { PlumbApp } from '../../src/app.js';
 import { GOOGLETEST, getJson, googletestCompileDb, REPO, startApp, tempDir } from '../helpers.js';
 import { indexReady, polyglotWorkspace } from '../index/helpers.js';
 import { call, connectHttp, structured, textOf } from '../mcp/helpers.js';
+import { serverState } from '../wait.js';
 
 interface Site { file: string; line: number; column: number; text: string | null }
 interface Node { id?: string; name: string; qualifiedName?: string; file: string | null; line: number | null; indexed?: false; containingType?: string | null }
@@ -34,24 +35,13 @@ function sitesOf(results: Result[]): string[] {
   return results.flatMap((r) => r.calls.map((c) => `${c.file}:${c.line}`)).sort();
 }
 
-/** Waits (bounded) until the language's server has finished its background indexing. */
-async function serverSettled(app: PlumbApp, language: string, timeoutMs = 300_000): Promise<void> {
-  const started = Date.now();
-  for (;;) {
-    const server = app.plumb.lsp.status().find((s) => s.language === language);
-    if (server?.state === 'ready') return;
-    if (Date.now() - started > timeoutMs) throw new Error(`${language} server still ${server?.state} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 t.test('googletest with clangd', async (t) => {
   const build = googletestCompileDb(t, { shared: true });
   const app = await startApp(t, GOOGLETEST, { compileDatabase: { directory: build }, index: { watch: false } });
   await indexReady(app);
   // The first request opens a file and starts clangd's background index; compare once it is done.
   await getJson(app, '/symbols/callers?symbol=testing::internal::EqFailure');
-  await serverSettled(app, 'cpp');
+  await serverState(app, 'cpp', ['ready'], 300_000);
 
   t.test('callers of EqFailure: the same callers and call sites as clangd incomingCalls', async (t) => {
     const { status, body } = await getJson(app, '/symbols/callers?symbol=testing::internal::EqFailure');

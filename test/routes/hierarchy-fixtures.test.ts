@@ -10,20 +10,15 @@ import { TypeHierarchyPrepareRequest, TypeHierarchySubtypesRequest } from 'vscod
 import type { PlumbApp } from '../../src/app.js';
 import { getJson, REPO, startApp, tempDir } from '../helpers.js';
 import { indexReady } from '../index/helpers.js';
+import { waitFor } from '../wait.js';
 
 interface Result { id: string; name: string; source: string; depth: number; via?: { name: string }; kind: string; containingType: string }
 
 const FIXTURES = path.join(REPO, 'test/fixtures/hierarchy');
 
-/** Asks until `done` holds (the server finished indexing what the answer needs), at most `tries` times. */
-async function until(app: PlumbApp, url: string, done: (body: any) => boolean, tries = 60): Promise<any> {
-  let body: any;
-  for (let i = 0; i < tries; i++) {
-    body = (await getJson(app, url)).body;
-    if (done(body)) return body;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  return body;
+/** Asks until `done` holds (the server finished indexing what the answer needs), for at most 30 s. */
+function until(app: PlumbApp, url: string, done: (body: any) => boolean): Promise<any> {
+  return waitFor(`${url} to answer as expected`, async () => (await getJson(app, url)).body, done, { timeoutMs: 30_000, intervalMs: 500 });
 }
 
 t.test('C++: a base only forward-declared in the subclass header', async (t) => {

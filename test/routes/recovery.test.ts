@@ -1,7 +1,22 @@
 import t from 'tap';
+import type { PlumbApp } from '../../src/app.js';
 import { FLASK, getJson, startApp } from '../helpers.js';
+import { waitFor } from '../wait.js';
 
 interface Server { language: string; pid: number | null; state: string; restarts: number }
+
+/** Resolves when the app's server pool is next asked for anything. */
+function firstRequest(app: PlumbApp): Promise<void> {
+  const pool = app.plumb.lsp;
+  const request = pool.request;
+  return new Promise((resolve) => {
+    pool.request = function (this: typeof pool, ...args: Parameters<typeof request>) {
+      pool.request = request;
+      resolve();
+      return request.apply(this, args);
+    } as typeof request;
+  });
+}
 
 t.test('a language server killed mid-request: the request fails cleanly, the server comes back', async (t) => {
   // Hover one symbol at a time over all of Flask's class: long enough to be in flight when the kill comes.
@@ -12,10 +27,11 @@ t.test('a language server killed mid-request: the request fails cleanly, the ser
   t.ok(before.pid, 'status shows the server pid');
 
   // Ask for hover on every symbol of a large file with the server stopped (SIGSTOP), so the request is
-  // still in flight when the kill comes, by construction; the 150 ms only let the request reach the pool.
+  // still in flight when the kill comes, by construction; the kill waits for the request to reach the pool.
   process.kill(before.pid!, 'SIGSTOP');
+  const reached = firstRequest(app);
   const pending = getJson(app, '/children?file=app.py&line=110&column=7&depth=all&include_hover=true');
-  await new Promise((resolve) => setTimeout(resolve, 150));
+  await reached;
   process.kill(before.pid!, 'SIGKILL');
   const failed = await pending;
   t.equal(failed.status, 503, 'the request in flight fails with 503');
@@ -23,11 +39,7 @@ t.test('a language server killed mid-request: the request fails cleanly, the ser
   t.match(failed.body.error.message, /python|pyright/i, 'naming the server');
   t.ok(failed.headers['retry-after'], 'with Retry-After');
 
-  let again = await getJson(app, '/outline?file=config.py');
-  for (let i = 0; again.status === 503 && i < 20; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    again = await getJson(app, '/outline?file=config.py');
-  }
+  const again = await waitFor('pyright to answer again', () => getJson(app, '/outline?file=config.py'), (answer) => answer.status !== 503, { timeoutMs: 10_000, intervalMs: 500 });
   t.equal(again.status, 200, 'the next request succeeds on a restarted server');
   t.ok(again.body.results.some((n: { name: string }) => n.name === 'Config'));
   const after: Server = (await getJson(app, '/status')).body.servers.find((s: Server) => s.language === 'python');

@@ -4,12 +4,9 @@ import t, { type Test } from 'tap';
 import type { PlumbApp } from '../../src/app.js';
 import { call, connectHttp, structured, textOf } from '../mcp/helpers.js';
 import { FLASK, GOOGLETEST, RXJS_SRC, getJson, googletestCompileDb, startApp, tempDir } from '../helpers.js';
+import { indexReady } from '../wait.js';
 
 const GO_STD = '/usr/share/go-1.19/src';
-
-async function waitIndexed(app: PlumbApp): Promise<void> {
-  for (let i = 0; i < 1200 && app.plumb.index.status().state !== 'ready'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-}
 
 /** Line and column (1-based) of the `nth` occurrence of `needle` on the first line matching `line`. */
 function positionOf(root: string, file: string, line: RegExp, needle: string): { line: number; column: number } {
@@ -41,7 +38,7 @@ async function resolvesInto(t: Test, app: PlumbApp, root: string, at: { file: st
 
 t.test('TypeScript (rxjs): a call into another file, a target outside the workspace, errors, markdown, MCP', async (t) => {
   const app = await startApp(t, RXJS_SRC);
-  await waitIndexed(app);
+  await indexReady(app, 120_000);
   await resolvesInto(t, app, RXJS_SRC, { file: 'internal/Observable.ts', line: /return value && isFunction\(value\.next\)/, name: 'isFunction' }, { file: 'internal/util/isFunction.ts', kind: 'function' });
 
   // Promise is declared in TypeScript's lib .d.ts files, outside the workspace.
@@ -87,7 +84,7 @@ async function callTool(client: Parameters<typeof call>[0], args: Record<string,
 
 t.test('Python (flask): a call in app.py resolves into helpers.py', async (t) => {
   const app = await startApp(t, FLASK);
-  await waitIndexed(app);
+  await indexReady(app, 120_000);
   await resolvesInto(t, app, FLASK, { file: 'app.py', line: /defaults\["DEBUG"\] = get_debug_flag\(\)/, name: 'get_debug_flag' }, { file: 'helpers.py', kind: 'function' });
 });
 
@@ -100,14 +97,14 @@ t.test('Go (a copy of bufio): a call in a test file resolves into bufio.go', asy
     writeFileSync(file, readFileSync(file, 'utf8').replace(/"bufio"/g, '"example.com/bufio"'));
   }
   const app = await startApp(t, root);
-  await waitIndexed(app);
+  await indexReady(app, 120_000);
   await resolvesInto(t, app, root, { file: 'bufio_test.go', line: /b := NewReader\(strings\.NewReader\(data\)\)/, name: 'NewReader' }, { file: 'bufio.go', kind: 'function' });
 });
 
 t.test('C++ (googletest): a call in gtest.cc resolves to the function declared in gtest-port.h and defined in gtest-port.cc', async (t) => {
   const build = googletestCompileDb(t, { shared: true });
   const app = await startApp(t, GOOGLETEST, { compileDatabase: { directory: build }, lsp: { requestTimeoutMs: 60000 } });
-  await waitIndexed(app);
+  await indexReady(app, 120_000);
   const body = await resolvesInto(t, app, GOOGLETEST, { file: 'googletest/src/gtest.cc', line: /GTEST_LOG_\(ERROR\) << FormatFileLocation\(/, name: 'FormatFileLocation' }, { file: 'googletest/src/gtest-port.cc', kind: 'function' });
   t.ok(body.places.some((p: any) => p.file === 'googletest/include/gtest/internal/gtest-port.h' && p.context === 'declaration'), 'and its declaration in the header');
 });
@@ -115,7 +112,7 @@ t.test('C++ (googletest): a call in gtest.cc resolves to the function declared i
 t.test('no server for the language: resolved by name from the index (Rust)', async (t) => {
   const root = '/usr/share/cargo/registry/ahash-0.7.6';
   const app = await startApp(t, root);
-  await waitIndexed(app);
+  await indexReady(app, 120_000);
   const at = positionOf(root, 'src/fallback_hash.rs', /self\.buffer = folded_multiply\(new_data/, 'folded_multiply');
   const answer = await getJson(app, `/symbols/resolve?file=src/fallback_hash.rs&line=${at.line}&column=${at.column + 3}`);
   t.equal(answer.status, 200);

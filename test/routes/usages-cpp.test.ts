@@ -1,5 +1,6 @@
 import t from 'tap';
 import { GOOGLETEST, getJson, googletestCompileDb, startApp } from '../helpers.js';
+import { waitFor } from '../wait.js';
 import { compareWithServer, waitIndexed } from './usages-helpers.js';
 
 // Apart from usages.test.ts: clangd's background index of googletest takes one to two minutes here.
@@ -22,7 +23,7 @@ t.test('C++ (googletest, cmake compile database): partial while clangd indexes, 
   } else {
     t.comment(`clangd was ${before} → ${after} around the second request: the partial state was not observable`);
   }
-  for (let i = 0; i < 1200 && clangd() === 'indexing'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  await waitFor('clangd to finish indexing', clangd, (state) => state !== 'indexing', { timeoutMs: 120_000, intervalMs: 100 });
   t.equal(clangd(), 'ready', 'clangd finished indexing');
   const usages = await compareWithServer(t, app, 'symbol=FormatFileLocation&kind=function', 8);
   const ready = await getJson(app, query);

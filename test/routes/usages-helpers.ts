@@ -2,13 +2,13 @@ import type { Test } from 'tap';
 import { ReferencesRequest } from 'vscode-languageserver-protocol';
 import type { PlumbApp } from '../../src/app.js';
 import { getJson } from '../helpers.js';
+import { indexReady } from '../wait.js';
 
 export interface Usage { file: string; line: number; column: number; text: string; usageKind: string; enclosingSymbol: { name: string; kind: string; qualifiedName: string; id: string } | null; context?: { startLine: number; endLine: number; text: string }; external: boolean }
 
 
-export async function waitIndexed(app: PlumbApp): Promise<void> {
-  for (let i = 0; i < 1200 && app.plumb.index.status().state !== 'ready'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-  if (app.plumb.index.status().state !== 'ready') throw new Error('index not ready in 120 s');
+export function waitIndexed(app: PlumbApp): Promise<void> {
+  return indexReady(app, 120_000);
 }
 
 export const key = (u: { file: string; line: number; column: number }): string => `${u.file}:${u.line}:${u.column}`;
