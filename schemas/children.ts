@@ -15,7 +15,8 @@ export type ChildrenQuery = Static<typeof ChildrenQuery>;
 
 /** What /children says of every symbol: the one at the position and each descendant. */
 const symbolFields = {
-  name: Type.String(),
+  name: Type.String({ description: 'The bare name, as the index has it (`Len` for gopls\'s `(*List).Len`)' }),
+  serverName: Type.Optional(Type.String({ description: 'The name as the language server gave it, where it differs from `name`' })),
   kind: SymbolKindSchema,
   detail: Type.Union([Type.String(), Type.Null()]),
   line: Type.Integer(),

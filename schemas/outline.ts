@@ -4,7 +4,7 @@ import { FileParam, FormatParam, Range, SymbolKindSchema } from './common.js';
 export const OutlineQuery = Type.Object({
   file: FileParam,
   display_code_for: Type.Optional(Type.String({
-    description: 'Comma-separated symbol names or paths (`User`, `User.save`, `ns::Widget::draw`); every match carries its source in symbolContent',
+    description: 'Comma-separated symbol names or paths (`User`, `User.save`, `ns::Widget::draw`); every match carries its source in symbolContent. A path\'s containers are the enclosing symbols, and the type a Go method\'s receiver or a C++ out-of-line definition names (`List.Len`, `Widget::draw`)',
   })),
   depth: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Levels of nesting to return (1 = top level only); all levels when absent' })),
   format: FormatParam,
@@ -13,6 +13,7 @@ export type OutlineQuery = Static<typeof OutlineQuery>;
 
 export interface OutlineNode {
   name: string;
+  serverName?: string;
   kind: Static<typeof SymbolKindSchema>;
   detail: string | null;
   line: number;
@@ -27,7 +28,8 @@ export interface OutlineNode {
 
 // A recursive node: typebox's Cyclic would also do, but fast-json-stringify handles $ref by id most simply.
 const outlineNodeFields = (children: TSchema) => ({
-  name: Type.String(),
+  name: Type.String({ description: 'The bare name, as the index has it: `Len` for a Go method, `ExtractSummary` for a C++ method defined outside its class' }),
+  serverName: Type.Optional(Type.String({ description: 'The name as the language server gave it, present where it differs from `name`: gopls\'s `(*List).Len`, clangd\'s `TestPartResult::ExtractSummary` or `FormatForComparison<char *, OtherOperand>`' })),
   kind: SymbolKindSchema,
   detail: Type.Union([Type.String(), Type.Null()], { description: 'What the server adds after the name: a signature, a type' }),
   line: Type.Integer({ description: 'Line of the name (selectionRange.start)' }),

@@ -50,7 +50,7 @@ export const KindParam = Type.Optional(Type.String({ description: 'Kind or comma
 export const SymbolSearchQuery = Type.Object({
   query: Type.Optional(Type.String({ maxLength: 500, description: 'Name to find: exact, prefix, CamelCase initials (`FPC` finds FMyPlayerController), substring, or words of a signature/return type. A qualified name (`leveldb::Iterator`, `Outer.Inner.method`) matches on separator boundaries, its last segment exactly or (from three characters) as a prefix; in Python, Go and Java the module or package may stand in front (`flask.app.Flask`, `flask.Flask`, `http.HandlerFunc`, `java.util.HashMap`).' })),
   id: Type.Optional(Type.String({ maxLength: 64, description: 'A symbol id from an earlier answer: returns that symbol (404 when the index no longer has it)' })),
-  match: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('exact')], { default: 'all', description: '`all` (default) ranks every tier; `exact` is get_symbol: only names equal to the query (case-sensitive first, then case-insensitive), every package\'s match unless `package` narrows it; none → 404' })),
+  match: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('exact')], { default: 'all', description: '`all` (default) ranks every tier; `exact` is get_symbol: only names equal to the query: the case-sensitive matches when there are any, else the case-insensitive ones; every package\'s match unless `package` narrows it; none → 404' })),
   kind: KindParam,
   package: Type.Optional(Type.String({ description: 'Package name (exact, else a unique case-insensitive match); see /packages' })),
   language: Type.Optional(LanguageSchema),

@@ -94,7 +94,7 @@ export const ResolveResponse = Type.Object({
     column: Type.Integer({ description: 'Where the name starts' }),
   }, { description: 'The name found at the position' }),
   symbol: Type.Union([IndexSymbol, Type.Null()], { description: 'The index symbol it refers to; null for what the index does not hold (a local, a parameter, a file outside the workspace)' }),
-  places: Type.Array(Place, { description: 'Definitions first, then declarations, each with its code' }),
+  results: Type.Array(Place, { description: 'Every place of the symbol: definitions first, then declarations, each with its code' }),
   target: Type.Union([Type.Object({
     file: Type.String({ description: 'Root-relative; absolute when outside the workspace' }),
     line: Type.Integer(),

@@ -11,7 +11,8 @@ export function outlineMarkdown(outline: OutlineResponse): string {
   const visit = (node: OutlineNode, indent: string): void => {
     const detail = node.detail ? ` — ${node.detail.replace(/\s+/g, ' ')}` : '';
     const omitted = node.omittedChildren ? ` (+${node.omittedChildren} nested, not shown)` : '';
-    lines.push(`${indent}- **${node.name}** (\`${displayKind(node.kind)}\`) L${node.line}${detail}${omitted}`);
+    const written = node.serverName ? ` \`${node.serverName}\`` : '';
+    lines.push(`${indent}- **${node.name}**${written} (\`${displayKind(node.kind)}\`) L${node.line}${detail}${omitted}`);
     if (node.symbolContent !== undefined) {
       for (const codeLine of fenced(node.symbolContent, fence).split('\n')) lines.push(`${indent}  ${codeLine}`);
     }

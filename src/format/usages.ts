@@ -53,7 +53,7 @@ export function resolveMarkdown(answer: ResolveResponse): string {
     lines.push('', `Target: ${t.file}:${t.line}:${t.column}${t.external ? ' (outside the workspace)' : ' (not an indexed symbol: a local, a parameter, or a name the index does not hold)'}`);
     if (t.text) lines.push('', fenced(t.text, fenceOfPath(t.file)));
   }
-  for (const place of answer.places) {
+  for (const place of answer.results) {
     lines.push('', `${place.context === 'definition' ? 'Definition' : 'Declaration'}: ${place.file}:${place.line} (lines ${place.snippet.startLine}-${place.snippet.endLine})`);
     lines.push(fenced(place.snippet.text, fenceLanguage(place.language)));
   }

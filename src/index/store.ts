@@ -69,7 +69,7 @@ export interface SearchSpec extends SymbolFilters {
   name: string;
   /** Qualifier of a qualified query (`leveldb` in `leveldb::Iterator`), separators normalized to `.`. */
   qualifier?: string;
-  /** Which tiers to consult; `exact` mode uses the first two. */
+  /** Which tiers to consult (match=exact asks for `exact`, then for `exact_case_insensitive` when that finds nothing). */
   tiers: readonly MatchTier[];
   offset: number;
   limit: number;

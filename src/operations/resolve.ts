@@ -8,7 +8,7 @@ export const resolveOperation = defineOperation({
     path: '/symbols/resolve',
     summary: 'What the name at a position refers to',
     description: [
-      'Ctrl+Click: the identifier at file:line:column, then the language server\'s textDocument/definition (textDocument/declaration when that gives nothing), mapped to the index symbol it names and answered with every place of it (definitions first, then declarations), each with `context_lines` of code around its name (default 4, at most 50); `target` is where the server pointed, with its line, marked external outside the workspace (a system header, a dependency).',
+      'Ctrl+Click: the identifier at file:line:column, then the language server\'s textDocument/definition (textDocument/declaration when that gives nothing), mapped to the index symbol it names and answered with every place of it in `results` (definitions first, then declarations), each with `context_lines` of code around its name (default 4, at most 50); `target` is where the server pointed, with its line, marked external outside the workspace (a system header, a dependency).',
       'Where no server serves the language or it fails: the index by the name, the match in the same file first, then the same package, then the same language (`source: "index"`, with the reason).',
       '404 `no_symbol_at_position` when no identifier is at the position; 400 for a line or column outside the file.',
     ].join(' '),

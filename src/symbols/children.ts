@@ -80,8 +80,8 @@ async function childrenAt(services: Services, file: WorkspaceFile, position: Pos
 
 /** A symbol as /children shows it: located by its name. */
 function fieldsOf(node: SymbolNode): Omit<ChildSymbol, 'parent' | 'depth'> {
-  const { name, kind, detail, range, selectionRange } = node;
-  return { name, kind, detail, line: selectionRange.start.line, column: selectionRange.start.column, range, selectionRange };
+  const { name, serverName, kind, detail, range, selectionRange } = node;
+  return { name, ...(serverName !== undefined ? { serverName } : {}), kind, detail, line: selectionRange.start.line, column: selectionRange.start.column, range, selectionRange };
 }
 
 /** Selection range (the name) first; else the innermost symbol whose range holds the position. */

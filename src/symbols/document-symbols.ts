@@ -6,9 +6,13 @@ import type { Services } from '../services.js';
 import type { WorkspaceFile } from '../workspace.js';
 import type { Position, Range } from '../../schemas/common.js';
 
-/** A document symbol in plumb's terms: 1-based ranges, normalized kind. */
+/** A document symbol in plumb's terms: 1-based ranges, normalized kind, the index's bare name. */
 export interface SymbolNode {
   name: string;
+  /** The name as the server gave it, where it decorated the bare name (bareName). */
+  serverName?: string;
+  /** What the decoration put in front of the name: the receiver or class it belongs to (`List`, `TestPartResult`). */
+  qualifier?: string[];
   kind: NormalizedKind;
   detail: string | null;
   range: Range;
@@ -35,7 +39,7 @@ function toTree(answer: DocumentSymbol[] | SymbolInformation[]): SymbolNode[] {
   if (answer.length === 0) return [];
   if ('selectionRange' in answer[0]) return sortNodes((answer as DocumentSymbol[]).map(fromDocumentSymbol));
   return nestByContainment((answer as SymbolInformation[]).map((info) => ({
-    name: info.name,
+    ...named(info.name),
     kind: kindFromLsp(info.kind),
     detail: info.containerName ?? null,
     range: fromLspRange(info.location.range),
@@ -46,7 +50,7 @@ function toTree(answer: DocumentSymbol[] | SymbolInformation[]): SymbolNode[] {
 
 function fromDocumentSymbol(symbol: DocumentSymbol): SymbolNode {
   return {
-    name: symbol.name,
+    ...named(symbol.name),
     kind: kindFromLsp(symbol.kind),
     detail: symbol.detail ? symbol.detail : null,
     range: fromLspRange(symbol.range),
@@ -106,4 +110,64 @@ export function checkPosition(lines: string[], position: Position): void {
   if (position.line > lines.length) throw invalidParameter('line', `must be between 1 and ${lines.length} (the file has ${lines.length} lines), got ${position.line}`);
   const width = lines[position.line - 1].length + 1;
   if (position.column > width) throw invalidParameter('column', `must be between 1 and ${width} on line ${position.line}, got ${position.column}`);
+}
+
+function named(written: string): Pick<SymbolNode, 'name' | 'serverName' | 'qualifier'> {
+  const bare = bareName(written);
+  return bare ? { name: bare.name, serverName: written, qualifier: bare.qualifier } : { name: written };
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+/** A Go method as gopls names it: `(*List).Len`, `(T).M`, `(*Map[K, V]).Load`. */
+const GO_RECEIVER = /^\(\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\)\.([A-Za-z_]\w*)$/;
+
+/**
+ * The bare name the index records, from a name a language server decorated, and what stood in front of
+ * it; undefined for a name that is bare already (or that this does not recognize, left as it is):
+ * - gopls names a method by its receiver: `(*DemoStruct).Value` is `Value` of `DemoStruct`;
+ * - clangd names a definition outside its class by its qualified name and a template specialization
+ *   with its arguments: `TestPartResult::ExtractSummary` is `ExtractSummary` of `TestPartResult`,
+ *   `Foo::~Foo` is `~Foo`, `FormatForComparison<char *, Other>` is `FormatForComparison`.
+ * pyright and the TypeScript server give bare names.
+ */
+export function bareName(written: string): { name: string; qualifier: string[] } | undefined {
+  const go = GO_RECEIVER.exec(written);
+  if (go) return { name: go[2], qualifier: [go[1]] };
+  const parts = scopeParts(written);
+  if (!parts) return undefined;
+  const last = parts[parts.length - 1];
+  const qualifier = parts.slice(0, -1).map(withoutArguments);
+  if (qualifier.some((part) => part === undefined || !IDENTIFIER.test(part))) return undefined;
+  const name = last.startsWith('operator') ? last : withoutArguments(last);
+  if (name === undefined || !(IDENTIFIER.test(name) || /^~[A-Za-z_]\w*$/.test(name) || /^operator\W/.test(name) || /^operator\s+\S/.test(name))) return undefined;
+  if (name === written) return undefined;
+  return { name, qualifier: qualifier as string[] };
+}
+
+/** `a::B<T>::c` → [a, B<T>, c], splitting on `::` outside template arguments and parentheses; an operator's name ends the split. */
+function scopeParts(written: string): string[] | undefined {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < written.length; i++) {
+    const c = written[i];
+    if (written.startsWith('operator', i) && (i === start) && !/[\w$]/.test(written[i + 8] ?? '')) break;
+    if (c === '<' || c === '(' || c === '[') depth++;
+    else if (c === '>' || c === ')' || c === ']') depth = Math.max(0, depth - 1);
+    else if (c === ':' && written[i + 1] === ':' && depth === 0) {
+      parts.push(written.slice(start, i));
+      start = i + 2;
+      i++;
+    }
+  }
+  parts.push(written.slice(start));
+  return parts.every((part) => part.length > 0) ? parts : undefined;
+}
+
+/** `Foo<int, Bar>` → `Foo`; a name without arguments as it is; undefined when the arguments do not close at its end. */
+function withoutArguments(part: string): string | undefined {
+  const open = part.indexOf('<');
+  if (open < 0) return part;
+  if (!part.endsWith('>')) return undefined;
+  return part.slice(0, open);
 }

@@ -51,9 +51,11 @@ export async function getOutline(services: Services, options: OutlineOptions): P
     }
 
     const convert = (node: SymbolNode, ancestors: string[], at: number): OutlineNode => {
-      const path = [...ancestors, node.name];
+      // `List.Len` finds gopls's `(*List).Len`, `Widget::draw` clangd's out-of-line definition.
+      const path = [...ancestors, ...(node.qualifier ?? []), node.name];
       const out: OutlineNode = {
         name: node.name,
+        ...(node.serverName !== undefined ? { serverName: node.serverName } : {}),
         kind: node.kind,
         detail: node.detail,
         line: node.selectionRange.start.line,

@@ -108,12 +108,12 @@ async function fromTarget(services: Services, target: Target, contextLines: numb
     text: lineText,
     external: !place || place.external,
   };
-  if (!place) return { symbol: null, places: [], target: shown };
+  if (!place) return { symbol: null, results: [], target: shown };
   const symbols = await services.index.reader.symbolsInFile(place.stored);
   const symbol = symbolNamedAt(symbols, start);
-  if (!symbol) return { symbol: null, places: [], target: shown };
+  if (!symbol) return { symbol: null, results: [], target: shown };
   const resolved = await placesOf(services, symbol);
-  return { symbol: toIndexSymbol(resolved.symbol), places: await withSnippets(services, resolved.places, contextLines), target: shown };
+  return { symbol: toIndexSymbol(resolved.symbol), results: await withSnippets(services, resolved.places, contextLines), target: shown };
 }
 
 /** The symbol whose name (selectionRange) holds the position; else one whose name starts on that line. */
@@ -154,7 +154,7 @@ async function fromIndex(services: Services, file: WorkspaceFile, identifier: Id
   const best = [...groups].sort((a, b) => rank(a) - rank(b))[0];
   return {
     symbol: toIndexSymbol(best.symbol),
-    places: await withSnippets(services, best.places, contextLines),
+    results: await withSnippets(services, best.places, contextLines),
     target: null,
     candidates: groups.length,
   };

@@ -6,7 +6,7 @@ import { invalidParameter, PlumbError } from '../errors.js';
 import { SYMBOL_KINDS, type NormalizedKind } from '../kinds.js';
 import type { Services } from '../services.js';
 import { parseQuery } from '../index/ranking.js';
-import { MATCH_TIERS, type MatchTier, type StoredSymbol, type SymbolReader } from '../index/store.js';
+import { MATCH_TIERS, type MatchTier, type SearchSpec, type StoredSymbol, type SymbolReader } from '../index/store.js';
 import type { IndexSymbol, SymbolSearchQuery, SymbolSearchResponse } from '../../schemas/symbols.js';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from '../../schemas/symbols.js';
 import { elapsedMs } from './elapsed.js';
@@ -33,12 +33,9 @@ export async function searchSymbols(services: Services, query: SymbolSearchQuery
   if (text === '') throw new PlumbError('invalid_parameter', 'Search query must not be empty', { details: { parameter: 'query' } });
   const { name, qualifier } = parseQuery(text);
   const exact = query.match === 'exact';
-  const page = await store.search({
+  const spec: Omit<SearchSpec, 'tiers'> = {
     name,
     qualifier,
-    // A qualified name is specific: its last segment matches exactly, or as a prefix once it has three characters
-    // (`testing.T` means T, not every name under `testing` starting with T).
-    tiers: exact ? EXACT_TIERS : qualifier ? (name.length >= QUALIFIED_PREFIX_MIN ? QUALIFIED_TIERS : EXACT_TIERS) : MATCH_TIERS,
     kinds: parseKinds(query.kind),
     packages: query.package !== undefined ? [await resolvePackageName(store, query.package)] : undefined,
     language: query.language,
@@ -47,7 +44,16 @@ export async function searchSymbols(services: Services, query: SymbolSearchQuery
     offset,
     limit,
     includeForwardDeclarations,
+  };
+  // match=exact: the case-sensitive matches when there are any (the class `DataSource`, not also every
+  // `dataSource` variable), else the case-insensitive ones.
+  let page = await store.search({
+    ...spec,
+    // A qualified name is specific: its last segment matches exactly, or as a prefix once it has three characters
+    // (`testing.T` means T, not every name under `testing` starting with T).
+    tiers: exact ? ['exact'] : qualifier ? (name.length >= QUALIFIED_PREFIX_MIN ? QUALIFIED_TIERS : EXACT_TIERS) : MATCH_TIERS,
   });
+  if (exact && page.totalMatches === 0 && page.forwardDeclarations === 0) page = await store.search({ ...spec, tiers: ['exact_case_insensitive'] });
   if (exact && page.totalMatches === 0 && page.forwardDeclarations === 0) {
     // Not found yet is not not found: while the first build runs, say so and ask to retry.
     const partial = partialOf(services);

@@ -37,6 +37,10 @@ t.test('the index tools on flask: search_symbols, get_symbol, list_packages, get
   t.ok(fromPyfile.length >= 1 && fromPyfile.every((s) => s.name === 'from_pyfile'), 'only exact names');
   t.ok(fromPyfile.some((s) => s.file === 'config.py' && s.kind === 'method'), 'Config.from_pyfile in config.py');
   t.equal(structured<SymbolList>(exact).totalMatches, fromPyfile.length);
+  // Flask has the class Config and five lower-case `config` variables, fields, properties and functions.
+  const config = structured<SymbolList>(await call(client, 'get_symbol', { query: 'Config' }));
+  t.match(config.results, [{ name: 'Config', kind: 'class', file: 'config.py' }], 'the class Config, not every `config`');
+  t.equal(config.totalMatches, 1);
 
   const packages = await call(client, 'list_packages', {});
   t.notOk(packages.isError, packages.isError ? textOf(packages) : 'answered');

@@ -1,7 +1,13 @@
-import t from 'tap';
-import { FLASK, GOOGLETEST, RXJS_SRC, getJson, googletestCompileDb, startApp } from '../helpers.js';
+import { cpSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import t, { type Test } from 'tap';
+import type { OutlineResponse } from '../../schemas/outline.js';
+import type { PlumbApp } from '../../src/app.js';
+import { corpusPath, requireCorpora } from '../corpora.js';
+import { FLASK, GOOGLETEST, RXJS_SRC, getJson, googletestCompileDb, startApp, tempDir } from '../helpers.js';
+import { indexReady } from '../wait.js';
 
-interface Node { name: string; kind: string; line: number; column: number; range: { start: { line: number } }; children: Node[]; symbolContent?: string; omittedChildren?: number }
+interface Node { name: string; serverName?: string; kind: string; line: number; column: number; range: { start: { line: number } }; children: Node[]; symbolContent?: string; omittedChildren?: number }
 const find = (nodes: Node[], name: string): Node | undefined => nodes.find((n) => n.name === name);
 const names = (nodes: Node[]): string[] => nodes.map((n) => n.name);
 
@@ -29,6 +35,60 @@ t.test('C++: outline of googletest\'s TestPartResult through clangd and cmake\'s
   const cpp = status2.body.servers.find((s: { language: string }) => s.language === 'cpp');
   t.ok(cpp.compileDatabase.path.startsWith(build) || cpp.compileDatabase.source?.startsWith(build), 'status names the cmake compile database');
   t.equal(cpp.compileDatabase.synthesized, false);
+
+  t.test('methods defined outside their class have the index\'s bare names', async (t) => {
+    // clangd names them `TestPartResultArray::size`, `HasNewFatalFailureHelper::~HasNewFatalFailureHelper`.
+    const file = 'googletest/src/gtest-test-part.cc';
+    const { status, body } = await getJson<OutlineResponse>(app, `/outline?file=${file}&display_code_for=TestPartResultArray::size`);
+    t.equal(status, 200);
+    const testing = find(body.results, 'testing')!;
+    t.match(find(testing.children, 'size'), { kind: 'method', serverName: 'TestPartResultArray::size' });
+    t.match(find(testing.children, 'ExtractSummary'), { kind: 'method', serverName: 'TestPartResult::ExtractSummary' });
+    t.notOk(find(testing.children, 'operator<<')!.serverName, 'a name the server did not decorate has no serverName');
+    const internal = find(testing.children, 'internal')!;
+    t.same(names(internal.children), ['HasNewFatalFailureHelper', '~HasNewFatalFailureHelper', 'ReportTestPartResult']);
+    t.same(body.displayCodeFor, [{ query: 'TestPartResultArray.size', matches: 1 }], 'the class a definition names qualifies it in display_code_for');
+    t.match(find(testing.children, 'size')!.symbolContent, /^int TestPartResultArray::size\(\) const \{/);
+    // clangd lists the using-declaration `using internal::GetUnitTestImpl;` as a symbol; the index does not.
+    await sameNamesAsIndex(t, app, file, body.results, ['GetUnitTestImpl']);
+  });
+});
+
+/** Every name in the outline, but `unindexed`, is a name the index has for a symbol of the file (the index may hold more: locals, macros). */
+async function sameNamesAsIndex(t: Test, app: PlumbApp, file: string, nodes: Node[], unindexed: string[] = []): Promise<void> {
+  await indexReady(app);
+  const indexed = new Set((await app.plumb.index.reader.symbolsInFile(file)).map((s) => s.name));
+  const outlined = new Set<string>();
+  const visit = (node: Node): void => {
+    outlined.add(node.name);
+    node.children.forEach(visit);
+  };
+  nodes.forEach(visit);
+  const missing = [...outlined].filter((name) => !indexed.has(name) && !unindexed.includes(name));
+  t.same(missing, [], `the ${outlined.size} outline names of ${file} are index names`);
+}
+
+t.test('Go: gopls\'s receiver-qualified method names are the index\'s bare names (container/list)', async (t) => {
+  if (!requireCorpora(t, 'go')) return;
+  const root = tempDir(t, 'plumb-go-list-');
+  cpSync(path.join(corpusPath('go'), 'src', 'container', 'list'), root, { recursive: true });
+  writeFileSync(path.join(root, 'go.mod'), 'module example.com/list\n\ngo 1.19\n');
+  const app = await startApp(t, root, { index: { watch: false } });
+  const { status, body } = await getJson<OutlineResponse>(app, '/outline?file=list.go&display_code_for=List.Len,Element.Next,Front');
+  t.equal(status, 200);
+  t.equal(body.language, 'go');
+  t.match(find(body.results, 'Len'), { kind: 'method', serverName: '(*List).Len' }, 'gopls\'s (*List).Len is Len');
+  t.match(find(body.results, 'Next'), { kind: 'method', serverName: '(*Element).Next' });
+  t.notOk(body.results.some((n) => n.name.includes('(') || n.name.includes('.')), 'no receiver left in any name');
+  t.notOk(find(body.results, 'List')!.serverName, 'the struct is named as gopls names it');
+  t.same(body.displayCodeFor, [{ query: 'List.Len', matches: 1 }, { query: 'Element.Next', matches: 1 }, { query: 'Front', matches: 1 }], 'the receiver qualifies a method in display_code_for');
+  t.match(find(body.results, 'Len')!.symbolContent, /^func \(l \*List\) Len\(\) int/);
+  await sameNamesAsIndex(t, app, 'list.go', body.results);
+
+  const md = await app.inject({ url: '/outline?file=list.go&format=markdown' });
+  t.match(md.body, /^- \*\*Len\*\* `\(\*List\)\.Len` \(`Method`\) L\d+ — func\(\) int$/m, 'markdown shows the bare name, then the server\'s');
+  const children = await getJson(app, `/children?file=list.go&line=${find(body.results, 'Len')!.line}&column=${find(body.results, 'Len')!.column}`);
+  t.match(children.body.symbol, { name: 'Len', serverName: '(*List).Len' }, '/children names it the same way');
 });
 
 t.test('TypeScript: outline of rxjs Subject with display_code_for and depth', async (t) => {

@@ -1,6 +1,7 @@
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t, { type Test } from 'tap';
+import type { ResolveResponse } from '../../schemas/usages.js';
 import type { PlumbApp } from '../../src/app.js';
 import { call, connectHttp, structured, textOf } from '../mcp/helpers.js';
 import { FLASK, GOOGLETEST, RXJS_SRC, getJson, googletestCompileDb, startApp, tempDir } from '../helpers.js';
@@ -17,22 +18,23 @@ function positionOf(root: string, file: string, line: RegExp, needle: string): {
 }
 
 /** Resolves a name at a call site and checks it lands on the symbol's definition in another file. */
-async function resolvesInto(t: Test, app: PlumbApp, root: string, at: { file: string; line: RegExp; name: string }, expected: { file: string; kind: string }): Promise<any> {
+async function resolvesInto(t: Test, app: PlumbApp, root: string, at: { file: string; line: RegExp; name: string }, expected: { file: string; kind: string }): Promise<ResolveResponse> {
   const position = positionOf(root, at.file, at.line, at.name);
   // Anywhere inside the name: its middle.
   const column = position.column + Math.floor(at.name.length / 2);
-  const answer = await getJson(app, `/symbols/resolve?file=${encodeURIComponent(at.file)}&line=${position.line}&column=${column}`);
+  const answer = await getJson<ResolveResponse>(app, `/symbols/resolve?file=${encodeURIComponent(at.file)}&line=${position.line}&column=${column}`);
   t.equal(answer.status, 200, `${at.file}:${position.line}:${column}`);
   t.same(answer.body.identifier, { name: at.name, line: position.line, column: position.column }, 'the identifier under the position, from its start');
   t.equal(answer.body.source, 'lsp');
   t.match(answer.body.symbol, { name: at.name, kind: expected.kind });
-  t.ok(answer.body.places.some((p: any) => p.file === expected.file && p.context === 'definition'), `its definition in ${expected.file}`);
-  const definition = answer.body.places.find((p: any) => p.context === 'definition');
-  t.equal(answer.body.places[0].context, 'definition', 'definitions first');
+  t.ok(answer.body.results.some((p) => p.file === expected.file && p.context === 'definition'), `its definition in ${expected.file}`);
+  t.notOk('places' in answer.body, 'the list is `results`, as in every list answer');
+  const definition = answer.body.results.find((p) => p.context === 'definition')!;
+  t.equal(answer.body.results[0].context, 'definition', 'definitions first');
   t.ok(definition.snippet.text.includes(at.name), 'the snippet shows the name');
   t.equal(definition.snippet.startLine, Math.max(1, definition.line - 4), 'four lines before the name by default');
   t.ok(definition.snippet.endLine <= definition.line + 4 && definition.snippet.endLine > definition.line, 'and up to four after');
-  t.equal(answer.body.target.external, false);
+  t.equal(answer.body.target?.external, false);
   return answer.body;
 }
 
@@ -75,7 +77,9 @@ t.test('TypeScript (rxjs): a call into another file, a target outside the worksp
   const result = await callTool(client, { file: 'internal/Observable.ts', line: call.line, column: call.column });
   t.notOk(result.isError);
   t.match(textOf(result), /Definition: internal\/util\/isFunction\.ts:5/);
-  t.equal(structured<{ symbol: { name: string } }>(result).symbol.name, 'isFunction');
+  const answer = structured<ResolveResponse>(result);
+  t.equal(answer.symbol?.name, 'isFunction');
+  t.ok(answer.results.some((place) => place.file === 'internal/util/isFunction.ts' && place.context === 'definition'), 'the tool\'s places are in `results` too');
 });
 
 async function callTool(client: Parameters<typeof call>[0], args: Record<string, unknown>): ReturnType<typeof call> {
@@ -106,7 +110,7 @@ t.test('C++ (googletest): a call in gtest.cc resolves to the function declared i
   const app = await startApp(t, GOOGLETEST, { compileDatabase: { directory: build }, lsp: { requestTimeoutMs: 60000 } });
   await indexReady(app, 120_000);
   const body = await resolvesInto(t, app, GOOGLETEST, { file: 'googletest/src/gtest.cc', line: /GTEST_LOG_\(ERROR\) << FormatFileLocation\(/, name: 'FormatFileLocation' }, { file: 'googletest/src/gtest-port.cc', kind: 'function' });
-  t.ok(body.places.some((p: any) => p.file === 'googletest/include/gtest/internal/gtest-port.h' && p.context === 'declaration'), 'and its declaration in the header');
+  t.ok(body.results.some((p) => p.file === 'googletest/include/gtest/internal/gtest-port.h' && p.context === 'declaration'), 'and its declaration in the header');
 });
 
 t.test('no server for the language: resolved by name from the index (Rust)', async (t) => {
@@ -120,7 +124,7 @@ t.test('no server for the language: resolved by name from the index (Rust)', asy
   t.match(answer.body.reason, /no language server serves/);
   t.match(answer.body.symbol, { name: 'folded_multiply', file: 'src/operations.rs', kind: 'function' });
   t.equal(answer.body.target, null);
-  t.match(answer.body.places[0].snippet.text, /fn folded_multiply/);
+  t.match(answer.body.results[0].snippet.text, /fn folded_multiply/);
   const md = await app.inject({ url: `/symbols/resolve?file=src/fallback_hash.rs&line=${at.line}&column=${at.column}&format=markdown` });
   t.match(md.body, /Resolved by name from the index/);
   t.match(md.body, /```rust\n/);

@@ -1,4 +1,5 @@
 import t from 'tap';
+import type { SymbolSearchResponse } from '../../schemas/symbols.js';
 import { GOOGLETEST, getJson, startApp, tempDir } from '../helpers.js';
 import { indexReady, packagesWorkspace } from '../index/helpers.js';
 
@@ -106,9 +107,7 @@ t.test('/symbols over rxjs, zod, flask and a scoped package, with googletest as 
   t.test('get_symbol (match=exact): every package\'s match, or one package\'s; none is a 404', async (t) => {
     const { status, body } = await getJson(app, '/symbols?query=map&match=exact&limit=200');
     t.equal(status, 200);
-    t.ok(body.results.every((h: Hit) => h.name.toLowerCase() === 'map'), 'exact names only');
-    const sensitive = body.results.map((h: Hit) => h.name === 'map');
-    t.same(sensitive, [...sensitive].sort((a, b) => Number(b) - Number(a)), 'case-sensitive matches before case-insensitive ones');
+    t.ok(body.results.length > 0 && body.results.every((h: Hit) => h.name === 'map' && h.match === 'exact'), 'exact names only');
     const packages = new Set(body.results.map((h: Hit) => h.package));
     t.ok(packages.has('rxjs') && packages.has('zod'), `found in ${[...packages].join(', ')}`);
     const scoped = await getJson(app, '/symbols?query=map&match=exact&package=rxjs');
@@ -133,6 +132,15 @@ t.test('/symbols over rxjs, zod, flask and a scoped package, with googletest as 
     t.equal((await getJson(app, '/symbols?query=werkzeug.Flask&match=exact')).status, 404, 'another package\'s name does not qualify it');
     const packaged = await getJson(app, '/symbols?query=flask.Config.from_object&match=exact');
     t.match(packaged.body.results, [{ name: 'from_object', file: 'flask/config.py' }], 'the package, then the class and method');
+    // rxjs has the class Scheduler and eleven `scheduler` properties: the case-sensitive match when there is one.
+    const scheduler = await getJson<SymbolSearchResponse>(app, '/symbols?query=Scheduler&match=exact');
+    t.match(scheduler.body.results, [{ name: 'Scheduler', kind: 'class', file: 'rxjs/src/internal/Scheduler.ts', match: 'exact' }], 'the class Scheduler alone');
+    t.equal(scheduler.body.totalMatches, 1, 'none of the lower-case properties');
+    const properties = await getJson<SymbolSearchResponse>(app, '/symbols?query=scheduler&match=exact&limit=200');
+    t.ok(properties.body.results.length >= 10 && properties.body.results.every((h) => h.name === 'scheduler' && h.kind === 'property'), `${properties.body.results.length} properties \`scheduler\`, not the class`);
+    const shouted = await getJson<SymbolSearchResponse>(app, '/symbols?query=SCHEDULER&match=exact&limit=200');
+    t.equal(shouted.body.totalMatches, scheduler.body.totalMatches + properties.body.totalMatches, 'no case-sensitive match: every case-insensitive one');
+    t.ok(shouted.body.results.every((h) => h.match === 'exact_case_insensitive'));
     const byId = await getJson(app, `/symbols?id=${encodeURIComponent(body.results[0].id)}`);
     t.same(byId.body.results[0].id, body.results[0].id, 'an id finds its symbol');
     t.equal((await getJson(app, '/symbols?id=AAAAAAAAAAAA')).status, 404);
