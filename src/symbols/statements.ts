@@ -22,6 +22,7 @@ import { languageById, languageOfPath } from '../languages/index.js';
 import { evaluatePath, type PathContext } from '../syntax/statements/evaluate.js';
 import { parsePath, PathSyntaxError, requiredTexts, type PathQuery } from '../syntax/statements/path-query.js';
 import { RegexBudget, RegexBusyError, RegexCancelledError, regexHits, RegexTimeoutError } from '../syntax/statements/regex-runner.js';
+import { fileFilterSource } from '../syntax/statements/regex-filter.js';
 import { STRUCTURE_SHORTS, type StatementFile, type StatementNode } from '../syntax/statements/types.js';
 import { hasStatements, parseStatements } from '../syntax/statements/walker.js';
 import { STATEMENTS_LIMIT_DEFAULT, STATEMENTS_LIMIT_MAX, type StatementResult, type StatementsQuery, type StatementsResponse } from '../../schemas/statements.js';
@@ -47,7 +48,8 @@ const MAX_SCOPE_SYMBOLS = 50;
 
 type Matcher =
   | { kind: 'text'; text: string; ignoreCase: boolean }
-  | { kind: 'regex'; source: string; flags: string }
+  /** `filterSource`: the expression files are tested with before they are parsed (fileFilterSource); null: every file is parsed. */
+  | { kind: 'regex'; source: string; flags: string; filterSource: string | null }
   | { kind: 'path'; query: PathQuery; required: string[] };
 
 interface FileScope {
@@ -156,7 +158,7 @@ function compileMatcher(type: 'text' | 'regex' | 'path', query: string, ignoreCa
     } catch (error) {
       throw invalidParameter('query', `is not a valid regular expression: ${(error as Error).message.replace(/^Invalid regular expression: /, '')}`);
     }
-    return { kind: 'regex', source: query, flags };
+    return { kind: 'regex', source: query, flags, filterSource: fileFilterSource(query, flags) };
   }
   try {
     const parsed = parsePath(query);
@@ -297,7 +299,8 @@ async function filterTexts(matcher: Matcher, texts: Array<string | null>, regex:
     case 'path':
       return present.filter((i) => matcher.required.every((required) => texts[i]!.includes(required)));
     case 'regex': {
-      const hits = await runRegex(matcher, { op: 'texts', texts: present.map((i) => texts[i]!) }, regex);
+      if (matcher.filterSource === null) return present;
+      const hits = await runRegex({ ...matcher, source: matcher.filterSource }, { op: 'texts', texts: present.map((i) => texts[i]!) }, regex);
       return hits.map((hit) => present[hit]);
     }
   }

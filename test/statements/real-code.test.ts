@@ -95,6 +95,25 @@ t.test('/statements on real code', async (t) => {
     checkShape(t, nested.body.results);
   });
 
+  t.test('a regex anchored with ^ or $ matches at each statement\'s start and end, not only the file\'s', async (t) => {
+    // Every if statement's source starts with `if (` (an else-if's too): the anchored regex finds the ifs `//if` finds.
+    for (const scope of [{ file: 'rxjs/src/internal/Subscriber.ts' }, { package: 'rxjs' }, { file: 'googletest/googletest/src/gtest-port.cc' }] as Array<Record<string, string>>) {
+      const anchored = await getJson(app, q({ query: '^\\s*if\\s*\\(', type: 'regex', limit: 200, ...scope }));
+      const ifs = await getJson(app, q({ query: '//if', type: 'path', limit: 200, ...scope }));
+      t.equal(anchored.status, 200);
+      t.ok(ifs.body.results.length > 3, `${JSON.stringify(scope)}: ${ifs.body.results.length} ifs`);
+      t.same(anchored.body.results.map((h: Hit) => h.path), ifs.body.results.map((h: Hit) => h.path), `${JSON.stringify(scope)}: ^\\s*if\\s*\\( finds the same statements as //if`);
+    }
+    // Python: `^if\b`, and `:$` (a statement ending with a colon: none, the block follows it) against `raise\b.*\)$`.
+    const pythonIfs = await getJson(app, q({ query: '^if\\b', type: 'regex', file: 'flask/app.py', limit: 200 }));
+    t.same(pythonIfs.body.results.map((h: Hit) => h.path), (await getJson(app, q({ query: '//if', type: 'path', file: 'flask/app.py', limit: 200 }))).body.results.map((h: Hit) => h.path), 'flask/app.py: ^if\\b finds its ifs');
+    const raises = await getJson(app, q({ query: '^raise\\b[\\s\\S]*\\)$', type: 'regex', file: 'flask/app.py', limit: 200 }));
+    t.ok(raises.body.results.length > 3 && raises.body.results.every((h: Hit) => h.shortType === 'throw'), `${raises.body.results.length} raise statements ending with a call, by ^ and $`);
+    // A lookbehind reads text outside the statement on the whole file: such a regex parses every file of the scope.
+    const lookbehind = await getJson(app, q({ query: '(?<![\\w.])isFunction\\(', type: 'regex', file: 'rxjs/src/internal/Observable.ts' }));
+    t.ok(lookbehind.body.totalMatches > 0, 'a lookbehind matches too');
+  });
+
   t.test('//if over the whole workspace stops at the page and says the count is a lower bound', async (t) => {
     const { status, body } = await getJson(app, q({ query: '//if', type: 'path', limit: 10 }));
     t.equal(status, 200);
