@@ -32,6 +32,8 @@ export const MORE_QUERIES = [
   'flask.helpers.url_for', 'json.dumps', 'UTI', 'UnitTI', 'TPR', 'gtest', 'Assert', 'EXPECT_EQ', 'expect_eq', 'Printer', 'Listener', 'request', 'const char',
   'int main', 'std::string', '_', '__init__', 'a_b', 'größe', 'Ünïcödé', 'x\u0000y', 'int\u0000argc', 'get\u0000', '%', '50%_', 'a\\b', "it's", '"quoted"',
   'Matcher<T>', 'operator==', 'operator', '::', '.', 'tes', 'ing', 'abc', 'Scoped', 'Impl', 'Helper', 'Message', 'Environment', 'Blueprint', 'Response',
+  // CamelCase mixing words and initials.
+  'TestPR', 'UTImpl', 'TPResult', 'GTestFS',
 ];
 
 /** One comparison: a label and the read it makes of a store. */

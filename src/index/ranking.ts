@@ -18,6 +18,11 @@ export function humpsOf(name: string): string {
  * `get_player_name` → `get player name`. The same hump starts as humpsOf.
  */
 export function humpSegments(name: string): string[] {
+  return humpSpans(name).map((span) => span.toLowerCase());
+}
+
+/** A name cut at its humps, as written: `UMyASC` → `U My ASC`. */
+function humpSpans(name: string): string[] {
   const segments: string[] = [];
   let previous = '';
   for (let i = 0; i < name.length; i++) {
@@ -31,62 +36,129 @@ export function humpSegments(name: string): string[] {
       previous === '' || !isAlnum(previous) ||
       (isUpper(ch) && (isLower(previous) || isDigit(previous))) ||
       (isUpper(ch) && isUpper(previous) && isLower(next));
-    if (starts) segments.push(ch.toLowerCase());
-    else segments[segments.length - 1] += ch.toLowerCase();
+    if (starts) segments.push(ch);
+    else segments[segments.length - 1] += ch;
     previous = ch;
   }
   return segments;
 }
 
 /**
+ * One hump of a CamelCase query: its text, lower case, and whether it may also stand for initials. A capital
+ * run written inside a mixed query does (`ASC` in `UMyASC`: the word `asc`, or the initials a, s, c of
+ * `AbilitySystemComponent`), so a query may mix whole words and initials.
+ */
+export interface QueryHump {
+  text: string;
+  initials: boolean;
+}
+
+/**
  * The humps a CamelCase query stands for: an all-capital abbreviation, or an all-lower-case one
  * of up to four letters, is one initial per letter (`FPC`, `fpc`); otherwise its own humps
- * (`ParseInt` → `parse int`; `printf` is one word).
+ * (`ParseInt` → `parse int`; `printf` is one word), a capital run among them a word or initials
+ * (`UMyASC` → `u my asc|a.s.c`).
  */
+export function camelHumps(query: string): QueryHump[] {
+  if (/^[A-Z0-9]+$/.test(query) || /^[a-z0-9]{1,4}$/.test(query)) return query.toLowerCase().split('').map((text) => ({ text, initials: false }));
+  return humpSpans(query).map((span) => ({ text: span.toLowerCase(), initials: span.length > 1 && /^[A-Z][A-Z0-9]*$/.test(span) }));
+}
+
+/** The texts of camelHumps. */
 export function queryHumps(query: string): string[] {
-  if (/^[A-Z0-9]+$/.test(query) || /^[a-z0-9]{1,4}$/.test(query)) return query.toLowerCase().split('');
-  return humpSegments(query);
+  return camelHumps(query).map((hump) => hump.text);
 }
 
 /**
  * The SQL LIKE pattern over a name's humps (humpsOf) that every CamelCase match satisfies:
- * `FPC` → `f%p%c%`. Undefined when the query is not a plausible abbreviation (one hump, or
- * characters other than letters, digits and `_`).
+ * `FPC` → `f%p%c%`, `UMyASC` → `u%m%a%`. Undefined when the query is not a plausible abbreviation
+ * (one hump, or characters other than letters, digits and `_`).
  */
 export function fuzzyPattern(query: string): string | undefined {
   if (query.length > 64 || !/^[A-Za-z0-9_]+$/.test(query)) return undefined;
-  const humps = queryHumps(query);
+  const humps = camelHumps(query);
   if (humps.length < 2) return undefined;
-  return humps.map((h) => h[0]).join('%') + '%';
+  return humps.map((h) => h.text[0]).join('%') + '%';
+}
+
+/**
+ * What the name's first hump must start with for a CamelCase match: the query's first hump, or its first
+ * letter when that hump may be initials.
+ */
+export function firstHumpPrefix(humps: readonly QueryHump[]): string {
+  const first = humps[0];
+  return first.initials ? first.text[0] : first.text;
 }
 
 /**
  * CamelCase matching: the query's first hump starts the name's first hump, and each following
- * query hump starts a later hump of the name, in order (humps may be skipped): `FPC` and
- * `FPlayerCont` find FMyPlayerController, `ParseInt` finds parseInteger and parse_int_list.
+ * query hump starts a later hump of the name, in order (humps may be skipped); a hump that may be
+ * initials may instead have each of its letters start a hump, in order: `FPC` and `FPlayerCont`
+ * find FMyPlayerController, `ParseInt` finds parseInteger and parse_int_list, `UMyASC` finds
+ * UMyAbilitySystemComponent and UMyASCProxy.
  */
 export function fuzzyMatches(name: string, query: string): boolean {
   const wanted = lastQueryHumps(query);
   const have = humpSegments(name);
-  if (wanted.length < 2 || have.length === 0 || !have[0].startsWith(wanted[0])) return false;
-  let at = 1;
-  for (const hump of wanted.slice(1)) {
-    while (at < have.length && !have[at].startsWith(hump)) at++;
-    if (at >= have.length) return false;
-    at++;
+  if (wanted.length < 2 || have.length === 0) return false;
+  let at = 0;
+  for (let i = 0; i < wanted.length; i++) {
+    at = humpEnd(have, at, wanted[i], i === 0);
+    if (at < 0) return false;
   }
   return true;
 }
 
+/**
+ * Matching one query hump from the name's hump `from` on: the earliest hump after it (what the next query hump
+ * may start at), or -1 when it does not match. `anchored`: it must start at `from`. The earliest end is the best
+ * one, as what follows only needs humps after it.
+ */
+function humpEnd(have: string[], from: number, hump: QueryHump, anchored: boolean): number {
+  const word = humpStarting(have, from, hump.text, anchored);
+  let best = word < 0 ? -1 : word + 1;
+  if (hump.initials) {
+    let at = from;
+    for (let j = 0; j < hump.text.length && at >= 0; j++) {
+      const found = humpStarting(have, at, hump.text[j], anchored && j === 0);
+      at = found < 0 ? -1 : found + 1;
+    }
+    if (at >= 0 && (best < 0 || at < best)) best = at;
+  }
+  return best;
+}
+
+/** The first of the name's humps from `from` on that starts with `text` (`anchored`: only `from` itself), or -1. */
+function humpStarting(have: string[], from: number, text: string, anchored: boolean): number {
+  for (let at = from; at < have.length; at++) {
+    if (have[at].startsWith(text)) return at;
+    if (anchored) break;
+  }
+  return -1;
+}
+
 let lastQuery = '';
-let lastHumps: string[] = [];
-/** queryHumps of the query SQLite asks about for every candidate name: computed once per query. */
-function lastQueryHumps(query: string): string[] {
+let lastHumps: QueryHump[] = [];
+/** camelHumps of the query SQLite asks about for every candidate name: computed once per query. */
+function lastQueryHumps(query: string): QueryHump[] {
   if (query !== lastQuery) {
-    lastHumps = queryHumps(query);
+    lastHumps = camelHumps(query);
     lastQuery = query;
   }
   return lastHumps;
+}
+
+/**
+ * The regular expression over a name's hump segments, joined by spaces (`u my ability system component`), that
+ * holds exactly when fuzzyMatches does: `^w0.* w1.* w2`, each hump that may be initials `(?:asc|a.* s.* c)`.
+ * PostgreSQL's search uses it (the same syntax there as in JavaScript).
+ */
+export function camelRegex(humps: readonly QueryHump[]): string {
+  // Humps are lower-case ASCII letters and digits: nothing to escape.
+  return `^${humps.map((hump, i) => {
+    const lead = i === 0 ? '' : '.* ';
+    return hump.initials ? `${lead}(?:${hump.text}|${[...hump.text].join('.* ')})` : `${lead}${hump.text}`;
+  }).join('')}`;
 }
 
 export interface ParsedQuery {

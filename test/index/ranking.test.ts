@@ -1,5 +1,5 @@
 import t from 'tap';
-import { fuzzyMatches, fuzzyPattern, humpSegments, humpsOf, parseQuery, prefixEnd, queryHumps, rankOf } from '../../src/index/ranking.js';
+import { camelHumps, camelRegex, firstHumpPrefix, fuzzyMatches, fuzzyPattern, humpSegments, humpsOf, parseQuery, prefixEnd, queryHumps, rankOf } from '../../src/index/ranking.js';
 import { qualifierMatches } from './helpers.js';
 
 t.test('humps are the initials of CamelCase, snake_case and capital runs', async (t) => {
@@ -29,6 +29,38 @@ t.test('fuzzy: query humps start the name\'s humps in order, the first one first
   t.notOk(fuzzyMatches('PyInit', 'ParseInt'), 'humps must start with the query\'s humps, not just their initials');
   t.notOk(fuzzyMatches('FMyPlayerController', 'PC'), 'the first hump must match');
   t.notOk(fuzzyMatches('FMyPlayerController', 'FCP'), 'order matters');
+});
+
+t.test('CamelCase queries may mix whole words and initials: a capital run is the word or its initials', async (t) => {
+  t.same(camelHumps('UMyASC'), [{ text: 'u', initials: false }, { text: 'my', initials: false }, { text: 'asc', initials: true }]);
+  t.equal(fuzzyPattern('UMyASC'), 'u%m%a%');
+  t.ok(fuzzyMatches('UMyAbilitySystemComponent', 'UMyASC'), 'UMyASC finds UMyAbilitySystemComponent');
+  t.ok(fuzzyMatches('UMyASCProxy', 'UMyASC'), 'and a name holding the run as a word');
+  t.ok(fuzzyMatches('UMyAbilitySystemComponent', 'UASComp'), 'initials, then a word');
+  t.ok(fuzzyMatches('GetHTTPResponseCode', 'GetHTTPCode'), 'a run is still a word');
+  t.ok(fuzzyMatches('ASCManager', 'ASCMan'));
+  t.ok(fuzzyMatches('AbilitySystemComponentManager', 'ASCMan'), 'a leading run as initials');
+  t.notOk(fuzzyMatches('UMyAbilityComponent', 'UMyASC'), 'every initial must start a hump');
+  t.notOk(fuzzyMatches('UMyAbilitySystemComponent', 'UMyACS'), 'initials in order');
+  t.notOk(fuzzyMatches('MyAbilitySystemComponent', 'UMyASC'), 'the first hump still starts the name');
+  t.equal(firstHumpPrefix(camelHumps('ASCMan')), 'a', 'a leading run may be initials: the name starts with its first letter');
+  t.equal(firstHumpPrefix(camelHumps('ParseInt')), 'parse');
+  t.same(queryHumps('UMyASC'), ['u', 'my', 'asc']);
+});
+
+t.test("PostgreSQL's CamelCase regex over hump segments holds exactly when fuzzyMatches does", async (t) => {
+  const names = [
+    'UMyAbilitySystemComponent', 'UMyASCProxy', 'UMyAbilityComponent', 'GetHTTPResponseCode', 'GetHttpTransportCode', 'ASCManager',
+    'AbilitySystemComponentManager', 'FMyPlayerController', 'parse_int_list', 'parseInteger', 'PyInit', 'XMLHttpRequest', 'getJSONObject',
+    'get_json_body', 'UMyASC', 'UMy_A_S_C', 'MyAbilitySystemComponent', 'TestPartResult', 'HTML5Parser', 'a1b2', 'AAA', 'aXbYcZ',
+  ];
+  const queries = ['UMyASC', 'UMyACS', 'UASComp', 'GetHTTPCode', 'ASCMan', 'FPC', 'fmpc', 'FPlayerCont', 'ParseInt', 'XMLHR', 'XHR', 'getJSON', 'TestPR', 'HTML5P', 'AAA', 'aXYZ', 'PI'];
+  for (const query of queries) {
+    const humps = camelHumps(query);
+    if (humps.length < 2) continue;
+    const regex = new RegExp(camelRegex(humps));
+    for (const name of names) t.equal(regex.test(humpSegments(name).join(' ')), fuzzyMatches(name, query), `${query} ~ ${name}`);
+  }
 });
 
 t.test('qualified queries split on ::, . and # and match on separator boundaries', async (t) => {

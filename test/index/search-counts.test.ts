@@ -84,11 +84,33 @@ t.test('the CamelCase tier finds the same names through a rare trigram as throug
   // 200 names start with `get`; a handful hold `json`, so `get_json` reads them through the trigram index.
   const names = [...Array.from({ length: 200 }, (_, i) => `getValue${i}`), 'getJson', 'get_json_body', 'getJSONObject', 'get_the_json', 'getjsonish', 'jsonGet', '_get_json', 'GetJs', 'fetch_json'];
   await store.write([{ file: 'j.cpp', size: 1, mtimeMs: 1, hash: 'h', language: 'cpp', package: { name: 'ws', path: '.', manifest: null, external: false }, external: false, symbols: names.map((name, i) => symbol(name, i + 1)) }], []);
-  for (const query of ['get_json', 'getJson', 'GJ']) {
+  for (const query of ['get_json', 'getJson', 'GJ', 'getJSONObj', 'GJSONO']) {
     const page = await store.search({ name: query, tiers: ['fuzzy'], offset: 0, limit: 50, includeForwardDeclarations: false });
     const expected = names.filter((name) => fuzzyMatches(name, query) && !name.toLowerCase().startsWith(query.toLowerCase()));
     t.same(page.results.map((hit) => hit.symbol.name).sort(), expected.sort(), query);
   }
+});
+
+t.test('the CamelCase tier takes queries mixing words and initials (`UMyASC`), through every plan', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'plumb-camel-mixed-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const store = SqliteSymbolStore.open({ file: path.join(dir, 'index.sqlite') });
+  t.teardown(() => store.close());
+  // Many names start with `u`: the trigram plan is taken for long humps, the first-hump scan otherwise.
+  const names = [
+    ...Array.from({ length: 300 }, (_, i) => `UValue${i}`), 'UMyAbilitySystemComponent', 'UMyASCProxy', 'UMyAbilityComponent', 'UMyAttributeSetComponent',
+    'UMyAbilitySystemComponentBase', 'AbilitySystemComponentManager', 'ASCManager', 'UYourAbilitySystemComponent', 'umy_ability_system_component',
+  ];
+  await store.write([{ file: 'u.h', size: 1, mtimeMs: 1, hash: 'h', language: 'cpp', package: { name: 'ws', path: '.', manifest: null, external: false }, external: false, symbols: names.map((name, i) => symbol(name, i + 1)) }], []);
+  for (const query of ['UMyASC', 'UMyASComponent', 'UASCBase', 'ASCMan', 'UMyAbilitySC']) {
+    const page = await store.search({ name: query, tiers: ['fuzzy'], offset: 0, limit: 50, includeForwardDeclarations: false });
+    const expected = names.filter((name) => fuzzyMatches(name, query) && !name.toLowerCase().startsWith(query.toLowerCase()));
+    t.ok(expected.length > 0, `${query} matches something`);
+    t.same(page.results.map((hit) => hit.symbol.name).sort(), expected.sort(), query);
+  }
+  const all = await store.search({ name: 'UMyASC', tiers: MATCH_TIERS, offset: 0, limit: 50, includeForwardDeclarations: false });
+  t.same(all.results.filter((hit) => hit.tier === 'fuzzy').map((hit) => hit.symbol.name).sort(), ['UMyAbilitySystemComponent', 'UMyAbilitySystemComponentBase', 'UMyAttributeSetComponent'], 'UMyASC finds UMyAbilitySystemComponent (and UMyAttributeSetComponent) as fuzzy');
+  t.same(all.results.filter((hit) => hit.tier === 'prefix').map((hit) => hit.symbol.name), ['UMyASCProxy'], 'a name starting with it is a prefix match');
 });
 
 t.test('trigramMatch: non-overlapping trigrams of an ASCII query, or its three rarest; the phrase otherwise', async (t) => {

@@ -4,8 +4,8 @@
  *
  * - exact, exact_case_insensitive, prefix: the btree (workspace_id, name_lower, name, ...), ranges in "C" order.
  * - fuzzy (CamelCase): distinct names by first-hump range, the humps LIKE, then a regex over the name's hump
- *   segments (`f my player controller`) that holds exactly when fuzzyMatches does: `^w0.* w1.* w2` (each later
- *   query hump starts a later segment, in order).
+ *   segments (`f my player controller`) that holds exactly when fuzzyMatches does (ranking.ts camelRegex: `^w0.* w1.* w2`,
+ *   each later query hump starting a later segment, in order; a capital run as the word or its initials).
  * - substring: distinct names through the pg_trgm GIN index (`LIKE '%q%'`), then the same strpos check as
  *   SQLite's instr (not at the start). A query of fewer than three characters matches nothing, as FTS5's trigrams.
  * - signature: the words of the signature as FTS5 unicode61 cuts them (src/index/signature-words.ts), a GIN
@@ -15,7 +15,7 @@
  * as in SQLite; the signature tier cuts the query at it, as FTS5 does.
  */
 import { LANGUAGES } from '../../languages/index.js';
-import { fuzzyPattern, prefixEnd, queryHumps } from '../ranking.js';
+import { camelHumps, camelRegex, firstHumpPrefix, fuzzyPattern, prefixEnd } from '../ranking.js';
 import type { NarrowRow, TierLookups, TierRead } from '../search-plan.js';
 import { signatureWords } from '../signature-words.js';
 import type { MatchTier, SearchSpec, StoredSymbol, SymbolFilters } from '../store.js';
@@ -56,12 +56,6 @@ function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 }
 
-/** The regex over hump segments that holds exactly when fuzzyMatches(name, query) does. */
-export function camelRegex(humps: string[]): string {
-  // Humps are lower-case ASCII letters and digits: nothing to escape.
-  return `^${humps[0]}${humps.slice(1).map((hump) => `.* ${hump}`).join('')}`;
-}
-
 /** The filters' conditions (each ` AND ...`). */
 function filterSql(filters: SymbolFilters, qualifier: string | undefined, p: Params, workspace: string): string {
   const parts: string[] = [];
@@ -96,7 +90,7 @@ function tierSource(tier: MatchTier, spec: SearchSpec): TierSql {
   const p = new Params();
   const workspace = p.add(0, 'integer');
   const fuzzy = fuzzyPattern(q);
-  const humps = queryHumps(q);
+  const humps = camelHumps(q);
   // Not a CamelCase match (the tiers after fuzzy): the humps LIKE and the segments regex.
   const notFuzzy = (alias: string): string => (fuzzy ? ` AND NOT (${alias}.humps LIKE ${p.add(fuzzy, 'text')} AND ${alias}.segments ~ ${p.add(camelRegex(humps), 'text')})` : '');
   const byName = `JOIN symbols s ON s.workspace_id = n.workspace_id AND s.name_lower = n.name_lower AND s.name = n.name`;
@@ -117,7 +111,7 @@ function tierSource(tier: MatchTier, spec: SearchSpec): TierSql {
       break;
     case 'fuzzy': {
       if (!fuzzy) return { empty: true };
-      const first = humps[0];
+      const first = firstHumpPrefix(humps);
       from = `names n ${byName}`;
       where = `n.workspace_id = ${workspace} AND n.first >= ${p.add(first, 'text')} AND n.first < ${p.add(prefixEnd(first), 'text')} AND n.humps LIKE ${p.add(fuzzy, 'text')}
         AND strpos(n.name_lower, ${p.add(ql, 'text')}) <> 1 AND n.segments ~ ${p.add(camelRegex(humps), 'text')}`;

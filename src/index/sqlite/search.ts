@@ -5,7 +5,7 @@
  * statistics, never the answer. Nothing scans the symbols in JavaScript per query.
  */
 import { LANGUAGES } from '../../languages/index.js';
-import { fuzzyPattern, prefixEnd, queryHumps } from '../ranking.js';
+import { camelHumps, firstHumpPrefix, fuzzyPattern, prefixEnd } from '../ranking.js';
 import { planSearch, type NarrowRow, type TierLookups } from '../search-plan.js';
 import type { MatchTier, SearchPage, SearchSpec, StoredSymbol, SymbolFilters } from '../store.js';
 import { parseRows, ROW_ID, SYMBOL_COLUMNS, SYMBOL_JOINS, SYMBOL_NAMES, toSymbol } from './rows.js';
@@ -217,9 +217,9 @@ function tierSource(tier: MatchTier, spec: SearchSpec, stats: NameStats): TierSq
   const ql = q.toLowerCase();
   const filters = filterSql(spec, spec.qualifier);
   const fuzzy = fuzzyPattern(q);
-  const humps = queryHumps(q);
+  const humps = camelHumps(q);
   // Initials only (`FPC`): the LIKE over the name's initials is the whole CamelCase rule, no JavaScript call needed.
-  const initialsOnly = humps.every((hump) => hump.length === 1);
+  const initialsOnly = humps.every((hump) => hump.text.length === 1);
   // The LIKE over humps narrows cheaply; plumb_camel decides (hump prefixes in order).
   const camel = initialsOnly ? '' : ' AND plumb_camel(s.name, @name)';
   const notFuzzy = fuzzy ? ` AND NOT (s.humps LIKE @fuzzy${camel})` : '';
@@ -239,9 +239,10 @@ function tierSource(tier: MatchTier, spec: SearchSpec, stats: NameStats): TierSq
       break;
     case 'fuzzy': {
       if (!fuzzy) return undefined;
-      const first = humps[0];
+      const first = firstHumpPrefix(humps);
       // A later hump of the query starts a hump of the name, so the name contains it: instr() spares most plumb_camel calls.
-      const words = humps.slice(1).filter((hump) => hump.length > 1);
+      // Not a hump that may be initials (`ASC` in `UMyASC` finds UMyAbilitySystemComponent, which holds no `asc`).
+      const words = humps.slice(1).filter((hump) => hump.text.length > 1 && !hump.initials).map((hump) => hump.text);
       const params: SqlParams = { first, firstEnd: prefixEnd(first), fuzzy, lower: ql, ...(initialsOnly ? {} : { name: q }) };
       const where = `n.first >= @first AND n.first < @firstEnd AND n.humps LIKE @fuzzy AND instr(n.name_lower, @lower) <> 1${words.map((word, i) => {
         params[`word${i}`] = word;
@@ -250,7 +251,7 @@ function tierSource(tier: MatchTier, spec: SearchSpec, stats: NameStats): TierSq
       // Each hump of the query is inside the name, so names holding a rare trigram of each hump are candidates too:
       // taken when reading them costs less than scanning the first hump's names (`TestPartResult`: 2,311 names hold
       // `sul`, 57 of them `art` too; 7,986 names start with `test`).
-      const rare = fuzzyTrigrams(humps, stats.trigram, stats.names());
+      const rare = fuzzyTrigrams(humps.filter((hump) => !hump.initials).map((hump) => hump.text), stats.trigram, stats.names());
       if (rare && rare.cost < stats.firstHump(first) * COST_SCAN) {
         base = { from: `name_text CROSS JOIN names n ON n.id = name_text.rowid ${byName}`, where: `name_text MATCH @trigrams AND ${where}`, params: { trigrams: rare.trigrams.map(phrase).join(' AND '), ...params } };
         break;
