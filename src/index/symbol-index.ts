@@ -160,6 +160,8 @@ export class SymbolIndex {
   private retryTimer: NodeJS.Timeout | undefined;
   private buildRetry: NodeJS.Timeout | undefined;
   private buildFailures = 0;
+  /** Files a refresh of a ready index (the build at a restart) is parsing: changes not indexed yet. */
+  private refreshing = 0;
 
   private constructor(options: SymbolIndexOptions, store: SymbolStore, databaseFile: string) {
     this.options = options;
@@ -178,10 +180,13 @@ export class SymbolIndex {
     const store = options.store ?? await openStore({ config: options.config, root: options.root, databaseFile: file });
     const index = new SymbolIndex(options, store, file);
     if (index.readOnly) return index;
-    const counts = await store.counts();
+    const [counts, info] = await Promise.all([store.counts(), store.storeInfo().catch(() => undefined)]);
     index.progressValue.symbols = counts.symbols;
     index.progressValue.filesIndexed = counts.files;
     index.progressValue.filesTotal = counts.files;
+    // The last build finished: the index is whole from the start (start() refreshes the files changed since, as the
+    // watcher would, without making every answer partial meanwhile). One killed mid-build recorded 'building'.
+    if (info?.build?.state === 'ready' && counts.files > 0) index.progressValue.state = 'ready';
     return index;
   }
 
@@ -272,7 +277,7 @@ export class SymbolIndex {
 
   /** Changed paths not committed yet (held for a retry, or noted during a build), and why they wait. */
   pending(): PendingChanges {
-    const count = new Set([...this.pendingPaths, ...this.inFlight, ...this.changesDuringBuild]).size;
+    const count = new Set([...this.pendingPaths, ...this.inFlight, ...this.changesDuringBuild]).size + this.refreshing;
     return count > 0 && this.pendingError ? { pendingChanges: count, pendingError: this.pendingError } : { pendingChanges: count };
   }
 
@@ -483,12 +488,14 @@ export class SymbolIndex {
     const zero = (): StageTime => ({ wallMs: 0, cpuMs: 0 });
     const profile: BuildProfile = { walk: zero(), diff: zero(), parseAndWrite: zero(), decodeMs: 0, writes: { ...zero(), batches: 0 }, finishLoad: zero(), optimize: zero(), workers: [] };
     let stage = startStage();
-    this.setProgress({ state: 'building' });
+    // A ready index (a finished build, reopened) is refreshed: it stays ready, its changed files are pending changes.
+    const refresh = this.progressValue.state === 'ready';
+    if (!refresh) this.setProgress({ state: 'building' });
     this.isPackage = packageDirectoryCheck();
     this.filters = await this.rootFilters();
     const walk = await walkRoots(this.filters);
     stage = endStage(profile.walk, stage);
-    await this.serialized(() => this.store.recordBuild('building', walk.files.length));
+    if (!refresh) await this.serialized(() => this.store.recordBuild('building', walk.files.length));
     if (this.options.config.index.watch && !this.closed) this.watchDirectories(walk.directories);
 
     // Packages from every manifest seen, so a package without symbols still exists.
@@ -511,6 +518,8 @@ export class SymbolIndex {
       const ref = this.packageOf(file.absolute, file.root);
       packages.set(`${ref.name}\u0000${ref.path}`, ref);
     }
+    // A refresh that changes nothing leaves the record 'ready': a process stopped during its walk is no reason for the next start to answer partial.
+    if (refresh && (toParse.length > 0 || removed.length > 0)) await this.serialized(() => this.store.recordBuild('building', walk.files.length));
     await this.serialized(async () => {
       await this.store.registerPackages([...packages.values()]);
       if (removed.length) await this.store.write([], removed);
@@ -533,6 +542,7 @@ export class SymbolIndex {
     const bulk = stored.size === 0 && toParse.length > 0;
     if (bulk) await this.serialized(() => this.store.bulkLoad(true));
     this.firstLoad = bulk;
+    if (refresh) this.refreshing = toParse.length;
     stage = startStage();
     const decodeBefore = this.pool?.decodeMs ?? 0;
     try {
@@ -545,6 +555,7 @@ export class SymbolIndex {
     } finally {
       if (bulk && !this.closed) await this.serialized(() => this.store.bulkLoad(false));
       this.firstLoad = false;
+      this.refreshing = 0;
     }
     stage = endStage(profile.finishLoad, stage);
     if (this.closed) throw new Error('index closed during its build');
@@ -555,7 +566,7 @@ export class SymbolIndex {
     endStage(profile.optimize, stage);
     await this.refreshCounts();
     await this.serialized(() => this.store.recordBuild('ready', walk.files.length));
-    this.setProgress({ state: 'ready', filesIndexed: walk.files.length });
+    this.setProgress({ state: 'ready', filesIndexed: walk.files.length, filesTotal: walk.files.length });
     summary.symbols = this.progressValue.symbols;
     summary.elapsedMs = Math.round(performance.now() - started);
     this.logger.info(`index ready: ${summary.filesTotal} files (${summary.filesParsed} parsed, ${summary.filesReused} reused, ${summary.filesRemoved} removed), ${summary.symbols} symbols in ${summary.elapsedMs} ms`);

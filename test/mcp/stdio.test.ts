@@ -3,14 +3,13 @@ import path from 'node:path';
 import t from 'tap';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { FLASK, REPO, RXJS_SRC, tempDir } from '../helpers.js';
+import { FLASK, GOOGLETEST, REPO, RXJS_SRC, tempDir } from '../helpers.js';
 import { call, textOf } from './helpers.js';
 import { TOOLS } from '../../src/mcp/tools.js';
 import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 /** `plumb mcp ROOT` as a client would start it, from the sources. */
-async function connectStdio(t: Parameters<typeof tempDir>[0] & { teardown(fn: () => Promise<void> | void): void }, root: string): Promise<{ client: Client; stderr: () => string }> {
-  const cache = tempDir(t, 'plumb-cache-');
+async function connectStdio(t: Parameters<typeof tempDir>[0] & { teardown(fn: () => Promise<void> | void): void }, root: string, cache = tempDir(t, 'plumb-cache-')): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import=tsx', path.join(REPO, 'src/cli.ts'), 'mcp', root],
@@ -50,6 +49,24 @@ t.test('plumb mcp ROOT over stdio: the same tools, real answers on flask', async
     t.match(String(error), /'arguments' must be an object/);
   }
   t.notMatch(stderr(), /"level":(50|60)/, 'no errors logged');
+});
+
+t.test('plumb mcp on an index plumb index built: the first answers are whole, not "still building"', async (t) => {
+  const cache = tempDir(t, 'plumb-cache-');
+  // googletest's 184 files: enough that the walk at start-up (comparing every file with the index) outlasts the first call.
+  const built = spawnSync(process.execPath, ['--import=tsx', path.join(REPO, 'src/cli.ts'), 'index', GOOGLETEST], { cwd: REPO, encoding: 'utf8', timeout: 240_000, env: { ...process.env, PLUMB_CACHE_DIR: cache } });
+  t.equal(built.status, 0, built.stderr);
+  const { client } = await connectStdio(t, GOOGLETEST, cache);
+  const search = await call(client, 'search_symbols', { query: 'TestSuite', limit: 3 });
+  t.notOk(search.isError, textOf(search));
+  const answer = search.structuredContent as { partial?: boolean; reason?: string; totalMatches: number };
+  t.notOk(answer.partial, `the first answer is not partial: ${answer.reason ?? ''}`);
+  t.notMatch(textOf(search), /still building/);
+  t.ok(answer.totalMatches > 0, 'and finds what the index holds');
+  const status = await call(client, 'index_status', {});
+  const index = (status.structuredContent as { index: { state: string; filesTotal: number } }).index;
+  t.equal(index.state, 'ready', 'index_status says ready at once');
+  t.ok(index.filesTotal > 100);
 });
 
 t.test('plumb mcp over stdio: children of rxjs Subject at depth 2', async (t) => {

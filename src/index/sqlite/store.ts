@@ -21,6 +21,22 @@ export interface SqliteStoreOptions {
   file: string;
 }
 
+/** meta's row for the last build's state (recordBuild): `{"state":"ready","filesTotal":83}`. */
+const BUILD_KEY = 'build';
+
+/** The build state a previous process recorded; null when none did (a new database, or one from before it was kept). */
+function readBuild(db: Database.Database): StoreInfo['build'] {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(BUILD_KEY) as { value: string } | undefined;
+  if (!row) return null;
+  try {
+    const value = JSON.parse(row.value) as { state?: unknown; filesTotal?: unknown };
+    if ((value.state === 'building' || value.state === 'ready') && typeof value.filesTotal === 'number') return { state: value.state, filesTotal: value.filesTotal };
+  } catch {
+    // An unreadable row is no record.
+  }
+  return null;
+}
+
 export class SqliteSymbolStore implements SymbolStore {
   private readonly db: Database.Database;
   private readonly planner: SearchPlanner;
@@ -45,6 +61,7 @@ export class SqliteSymbolStore implements SymbolStore {
     this.queries = new SymbolQueries(statements);
     this.writes = new SymbolWrites(statements);
     this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+    this.build = readBuild(db);
   }
 
   /** Opens (or creates) the database; a different schema version or plumb version starts it afresh. */
@@ -56,8 +73,10 @@ export class SqliteSymbolStore implements SymbolStore {
     return { backend: 'sqlite', location: this.file, schemaVersion: SCHEMA_VERSION, workspace: null, version: this.version, lastUpdate: this.lastUpdate, build: this.build };
   }
 
+  /** Kept in meta: a restart on a store whose last build finished answers at once, not as a partial index. */
   async recordBuild(state: 'building' | 'ready', filesTotal: number): Promise<void> {
     this.build = { state, filesTotal };
+    this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(BUILD_KEY, JSON.stringify(this.build));
   }
 
   onChange(): () => void {
