@@ -26,9 +26,8 @@ import type { LanguageId } from '../syntax/types.js';
 import type { WorkspaceFile } from '../workspace.js';
 import { comparePositions, rangeHolds } from './document-symbols.js';
 import { elapsedMs } from './elapsed.js';
-import { listEnvelope, pageOf } from './envelope.js';
+import { checkLimit, listEnvelope, pageOf, partialOf, toIndexSymbol } from './envelope.js';
 import { A_CALLABLE, CALLABLE_KINDS, resolveOne, type ResolvedSymbol } from './resolve-symbol.js';
-import { checkLimit, partialOf, toIndexSymbol } from './search.js';
 import { SourceLines } from './source-lines.js';
 import { sameFamily } from '../languages/index.js';
 

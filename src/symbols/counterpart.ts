@@ -12,9 +12,8 @@ import type { StoredSymbol } from '../index/store.js';
 import type { Services } from '../services.js';
 import type { Counterpart, CounterpartQuery, CounterpartResponse } from '../../schemas/navigation.js';
 import { elapsedMs } from './elapsed.js';
-import { listEnvelope, pageOf } from './envelope.js';
+import { checkLimit, listEnvelope, pageOf } from './envelope.js';
 import { CALLABLE_KINDS } from './resolve-symbol.js';
-import { checkLimit } from './search.js';
 
 const HEADER_EXTENSIONS = new Set(['.h', '.hh', '.hpp', '.hxx', '.h++', '.inl', '.ipp', '.tpp', '.cuh']);
 const SOURCE_EXTENSIONS = new Set(['.c', '.cc', '.cpp', '.cxx', '.c++', '.cp', '.m', '.mm', '.cu']);

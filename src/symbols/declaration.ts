@@ -13,9 +13,8 @@ import {
   type DeclarationPlace, type DeclarationQuery, type DeclarationResponse, type Snippet,
 } from '../../schemas/navigation.js';
 import { elapsedMs } from './elapsed.js';
-import { listEnvelope, pageOf } from './envelope.js';
+import { checkLimit, listEnvelope, pageOf, toIndexSymbol } from './envelope.js';
 import { findMatches, groupPlaces, notFound, type ResolvedSymbol } from './resolve-symbol.js';
-import { checkLimit, toIndexSymbol } from './search.js';
 import { SourceLines } from './source-lines.js';
 
 /** A line longer than this (minified code) is clipped in a snippet. */

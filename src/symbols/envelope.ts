@@ -1,9 +1,13 @@
 /**
- * The list envelope every list answer carries: limit, offset, totalMatches, truncated,
- * forwardDeclarations, and partial with its reason while the index builds. Use cases build it here.
+ * What every use case's answer is made of: the list envelope every list answer carries (limit, offset,
+ * totalMatches, truncated, forwardDeclarations), the limit checked, partial with its reason while the
+ * index builds, and a stored symbol as answers show it. Use cases build them here.
  */
+import type { IndexSymbol } from '../../schemas/symbols.js';
+import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from '../../schemas/symbols.js';
+import { invalidParameter } from '../errors.js';
+import type { StoredSymbol } from '../index/store.js';
 import type { Services } from '../services.js';
-import { partialOf } from './search.js';
 
 export interface EnvelopeInput {
   limit: number;
@@ -45,4 +49,28 @@ export function listEnvelope(input: EnvelopeInput, services?: Services): ListEnv
 /** One page of an in-memory list: the items from offset, at most limit. */
 export function pageOf<T>(items: T[], offset: number, limit: number): T[] {
   return items.slice(offset, offset + limit);
+}
+
+/**
+ * The limit with its default, checked in the use case as well: routes and MCP tools have refused a bad one
+ * through the schema already, but a use case may also be called without it (by another use case, bench/, tests).
+ */
+export function checkLimit(limit: number | undefined, max = SEARCH_LIMIT_MAX, fallback = SEARCH_LIMIT_DEFAULT): number {
+  if (limit === undefined) return fallback;
+  if (!Number.isInteger(limit) || limit < 1) throw invalidParameter('limit', `must be an integer from 1 to ${max}`);
+  if (limit > max) throw invalidParameter('limit', `must be at most ${max}`);
+  return limit;
+}
+
+/** partial + reason while the first build runs: answers come from what is indexed so far. */
+export function partialOf(services: Services): { partial?: true; reason?: string } {
+  const status = services.index.status();
+  if (status.state === 'ready') return {};
+  const signatures = services.index.isFirstLoad ? '; CamelCase, substring and signature matches come when it is done' : '';
+  return { partial: true, reason: `The index is still building (${status.filesIndexed} of ${status.filesTotal} files indexed); results may be incomplete${signatures}` };
+}
+
+/** A stored symbol as every answer shows it. */
+export function toIndexSymbol(symbol: StoredSymbol): IndexSymbol {
+  return { ...symbol };
 }

@@ -12,7 +12,7 @@ import type { Services } from '../services.js';
 import { elapsedMs } from './elapsed.js';
 import { parseDepth } from './inheritors.js';
 import { A_TYPE, resolveOne } from './resolve-symbol.js';
-import { partialOf, toIndexSymbol } from './search.js';
+import { partialOf, toIndexSymbol } from './envelope.js';
 import { TypeGraph, type SupertypeEdge } from './type-graph.js';
 
 export const NODE_CAP = 500;

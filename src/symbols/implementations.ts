@@ -8,10 +8,9 @@ import { INHERITORS_LIMIT_DEFAULT, INHERITORS_LIMIT_MAX } from '../../schemas/hi
 import type { StoredSymbol } from '../index/store.js';
 import type { Services } from '../services.js';
 import { elapsedMs } from './elapsed.js';
-import { listEnvelope, pageOf } from './envelope.js';
+import { checkLimit, listEnvelope, pageOf, partialOf, toIndexSymbol } from './envelope.js';
 import { walkInheritors, serverAnswered } from './inheritors.js';
 import { A_CALLABLE, CALLABLE_KINDS, groupPlaces, resolveOne, TYPE_KINDS, type ResolvedSymbol } from './resolve-symbol.js';
-import { checkLimit, partialOf, toIndexSymbol } from './search.js';
 import { compareSymbols, TypeGraph, type Source } from './type-graph.js';
 import { languageById, rulesOf, sameFamily } from '../languages/index.js';
 import { dirOf } from '../languages/names.js';

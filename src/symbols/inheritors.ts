@@ -9,9 +9,8 @@ import { invalidParameter } from '../errors.js';
 import type { StoredSymbol } from '../index/store.js';
 import type { Services } from '../services.js';
 import { elapsedMs } from './elapsed.js';
-import { listEnvelope, pageOf } from './envelope.js';
+import { checkLimit, listEnvelope, pageOf, partialOf, toIndexSymbol } from './envelope.js';
 import { A_TYPE, resolveOne, type ResolvedSymbol } from './resolve-symbol.js';
-import { checkLimit, partialOf, toIndexSymbol } from './search.js';
 import { TypeGraph, type Source } from './type-graph.js';
 
 /** Types one walk visits at most (depth=all over a huge hierarchy). */

@@ -16,9 +16,9 @@ import type { Services } from '../services.js';
 import type { BaseRef, Member, MembersQuery, MembersResponse } from '../../schemas/navigation.js';
 import { invalidParameter } from '../errors.js';
 import { elapsedMs } from './elapsed.js';
-import { listEnvelope, pageOf } from './envelope.js';
+import { checkLimit, listEnvelope, pageOf, toIndexSymbol } from './envelope.js';
 import { A_TYPE, CALLABLE_KINDS, TYPE_KINDS, findMatches, resolveOne } from './resolve-symbol.js';
-import { checkLimit, parseKinds, toIndexSymbol } from './search.js';
+import { parseKinds } from './search.js';
 import { SourceLines } from './source-lines.js';
 
 /** Candidates read per type name: every member of every type of that simple name, for any real code. */

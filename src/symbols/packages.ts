@@ -4,7 +4,8 @@
  */
 import type { Services } from '../services.js';
 import type { PackageSymbolsQuery, PackageSymbolsResponse, PackagesQuery, PackagesResponse } from '../../schemas/packages.js';
-import { checkLimit, parseKinds, partialOf, resolvePackageName, toIndexSymbol } from './search.js';
+import { checkLimit, partialOf, toIndexSymbol } from './envelope.js';
+import { parseKinds, resolvePackageName } from './search.js';
 import { elapsedMs } from './elapsed.js';
 
 export async function listPackages(services: Services, query: PackagesQuery): Promise<PackagesResponse> {

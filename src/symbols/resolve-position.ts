@@ -20,7 +20,7 @@ import { checkPosition, rangeHolds } from './document-symbols.js';
 import { elapsedMs } from './elapsed.js';
 import { sharedTrees } from '../syntax/usage-kind.js';
 import { findMatches, groupPlaces, type ResolvedSymbol } from './resolve-symbol.js';
-import { toIndexSymbol } from './search.js';
+import { toIndexSymbol } from './envelope.js';
 import { checkContextLines, serverPartial, snippetAround } from './usages.js';
 
 const TEXT_MAX = 300;

@@ -12,7 +12,8 @@ import { parseQuery } from '../index/ranking.js';
 import type { StoredSymbol } from '../index/store.js';
 import type { LanguageId } from '../syntax/types.js';
 import type { Services } from '../services.js';
-import { parseKinds, partialOf, resolvePackageName } from './search.js';
+import { partialOf } from './envelope.js';
+import { parseKinds, resolvePackageName } from './search.js';
 
 /** The parameters every symbol operation takes to name its symbol. */
 export interface SymbolSelector {

@@ -6,10 +6,10 @@ import { invalidParameter, PlumbError } from '../errors.js';
 import { SYMBOL_KINDS, type NormalizedKind } from '../kinds.js';
 import type { Services } from '../services.js';
 import { parseQuery } from '../index/ranking.js';
-import { MATCH_TIERS, type MatchTier, type SearchSpec, type StoredSymbol, type SymbolReader } from '../index/store.js';
-import type { IndexSymbol, SymbolSearchQuery, SymbolSearchResponse } from '../../schemas/symbols.js';
-import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from '../../schemas/symbols.js';
+import { MATCH_TIERS, type MatchTier, type SearchSpec, type SymbolReader } from '../index/store.js';
+import type { SymbolSearchQuery, SymbolSearchResponse } from '../../schemas/symbols.js';
 import { elapsedMs } from './elapsed.js';
+import { checkLimit, partialOf, toIndexSymbol } from './envelope.js';
 
 const EXACT_TIERS: readonly MatchTier[] = ['exact', 'exact_case_insensitive'];
 const QUALIFIED_TIERS: readonly MatchTier[] = ['exact', 'exact_case_insensitive', 'prefix'];
@@ -76,17 +76,6 @@ export async function searchSymbols(services: Services, query: SymbolSearchQuery
   };
 }
 
-/**
- * The limit with its default, checked in the use case as well: routes and MCP tools have refused a bad one
- * through the schema already, but a use case may also be called without it (by another use case, bench/, tests).
- */
-export function checkLimit(limit: number | undefined, max = SEARCH_LIMIT_MAX, fallback = SEARCH_LIMIT_DEFAULT): number {
-  if (limit === undefined) return fallback;
-  if (!Number.isInteger(limit) || limit < 1) throw invalidParameter('limit', `must be an integer from 1 to ${max}`);
-  if (limit > max) throw invalidParameter('limit', `must be at most ${max}`);
-  return limit;
-}
-
 /** `class` or `class,struct` → the kinds; an unknown kind is a 400 listing the allowed ones. */
 export function parseKinds(kind: string | undefined): NormalizedKind[] | undefined {
   if (kind === undefined || kind.trim() === '') return undefined;
@@ -106,16 +95,3 @@ export async function resolvePackageName(store: SymbolReader, name: string): Pro
   }
   throw new PlumbError('package_not_found', `Package '${name}' not found`, { details: { package: name } });
 }
-
-/** partial + reason while the first build runs: answers come from what is indexed so far. */
-export function partialOf(services: Services): { partial?: true; reason?: string } {
-  const status = services.index.status();
-  if (status.state === 'ready') return {};
-  const signatures = services.index.isFirstLoad ? '; CamelCase, substring and signature matches come when it is done' : '';
-  return { partial: true, reason: `The index is still building (${status.filesIndexed} of ${status.filesTotal} files indexed); results may be incomplete${signatures}` };
-}
-
-export function toIndexSymbol(symbol: StoredSymbol): IndexSymbol {
-  return { ...symbol };
-}
-

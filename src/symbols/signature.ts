@@ -17,9 +17,8 @@ import type { StoredSymbol } from '../index/store.js';
 import { toLspPosition } from '../lsp/convert.js';
 import type { Services } from '../services.js';
 import { elapsedMs } from './elapsed.js';
-import { listEnvelope, pageOf } from './envelope.js';
+import { checkLimit, listEnvelope, pageOf, toIndexSymbol } from './envelope.js';
 import { findMatches, groupPlaces, notFound, type ResolvedSymbol } from './resolve-symbol.js';
-import { checkLimit, toIndexSymbol } from './search.js';
 import { SourceLines } from './source-lines.js';
 
 /** Lines read past a declaration's start looking for where its head ends. */

@@ -27,9 +27,9 @@ import { STRUCTURE_SHORTS, type StatementFile, type StatementNode } from '../syn
 import { hasStatements, parseStatements } from '../syntax/statements/walker.js';
 import { STATEMENTS_LIMIT_DEFAULT, STATEMENTS_LIMIT_MAX, type StatementResult, type StatementsQuery, type StatementsResponse } from '../../schemas/statements.js';
 import { elapsedMs } from './elapsed.js';
-import { listEnvelope } from './envelope.js';
+import { checkLimit, listEnvelope } from './envelope.js';
 import { findMatches } from './resolve-symbol.js';
-import { checkLimit, resolvePackageName } from './search.js';
+import { resolvePackageName } from './search.js';
 
 /** Results counted past the page before the search stops counting. */
 const COUNT_EXTRA = 1000;

@@ -21,10 +21,9 @@ import { scanOccurrences } from '../syntax/identifiers.js';
 import { classifyPositions, sharedTrees as trees, type UsageKind } from '../syntax/usage-kind.js';
 import type { WorkspaceFile } from '../workspace.js';
 import { elapsedMs } from './elapsed.js';
-import { listEnvelope } from './envelope.js';
+import { checkLimit, listEnvelope, toIndexSymbol } from './envelope.js';
 import { stripBom } from '../files.js';
 import { resolveOne, type ResolvedSymbol } from './resolve-symbol.js';
-import { checkLimit, toIndexSymbol } from './search.js';
 
 /** A reference before it is answered: where it is. */
 interface Hit {
