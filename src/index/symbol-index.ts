@@ -4,6 +4,7 @@
  * watcher, and reports progress. The query side reads through `store` only.
  */
 import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { PlumbConfig } from '../config.js';
@@ -17,6 +18,7 @@ import type { StoreStatus } from '../../schemas/status.js';
 import { moduleOf, packageDirectoryCheck, type PackageDirectoryCheck } from './modules.js';
 import { RootFilter, storedPath, walkRoot, walkRoots, type IndexRoot, type WalkedFile, type WalkResult } from './walker.js';
 import { DirectoryWatcher } from './watcher.js';
+import { BUILD_OUTPUT_NAMES, mayMarkBuildOutput } from './build-output.js';
 import { isInside } from '../workspace.js';
 import { languageOfPath } from '../languages/index.js';
 import { PlumbError } from '../errors.js';
@@ -384,7 +386,16 @@ export class SymbolIndex {
     // An added or removed __init__.py changes what later files' modules are.
     this.isPackage = packageDirectoryCheck();
     const previousHash = async (file: string): Promise<string | undefined> => (await this.store.fileStatesOf([file])).get(file)?.hash;
-    await Promise.all(paths.map(async (absolute) => {
+    // A build tool's marker or a manifest that came or went: directories that became build output leave the index,
+    // those that stopped being it are walked.
+    const { output, sources } = this.rejudgeBuildOutput(paths);
+    for (const directory of output) {
+      const filter = this.filters.find((f) => isInside(directory, f.root.path));
+      if (!filter) continue;
+      for (const file of await this.store.filesUnder(storedPath(filter.root, directory))) removed.add(file);
+      this.watcher?.remove(directory);
+    }
+    await Promise.all([...paths, ...sources].map(async (absolute) => {
       const filter = this.filters.find((f) => isInside(absolute, f.root.path));
       if (!filter) return;
       const name = path.basename(absolute);
@@ -409,8 +420,9 @@ export class SymbolIndex {
       if (stats.isDirectory()) {
         if (this.watcher?.has(absolute) || !filter.acceptsDirectoryChain(absolute)) return;
         // A new directory (a checkout, an unpacked tree): walk it and watch what it holds.
-        const result: WalkResult = { files: [], directories: [], listings: new Map() };
+        const result: WalkResult = { files: [], directories: [], listings: new Map(), buildOutput: [] };
         await walkRoot(filter, result, absolute);
+        filter.settleLanguages(result.files, result.listings, false);
         for (const directory of result.directories) this.watcher?.add(directory);
         for (const file of result.files) {
           const update = await this.parseOne(pool, file, await previousHash(file.stored));
@@ -427,6 +439,35 @@ export class SymbolIndex {
     if (updates.length === 0 && removed.size === 0) return;
     await this.serialized(() => this.store.write(updates, [...removed]));
     await this.refreshCounts();
+  }
+
+  /**
+   * The directories whose build-output judgement (build-output.ts) changes with these changed paths: a marker
+   * (CMakeCache.txt...) judges its own directory, a manifest (Cargo.toml...) the directories beside it.
+   */
+  private rejudgeBuildOutput(paths: string[]): { output: string[]; sources: string[] } {
+    const output: string[] = [];
+    const sources: string[] = [];
+    const directories = new Set(paths.filter((p) => mayMarkBuildOutput(path.basename(p))).map((p) => path.dirname(p)));
+    for (const directory of directories) {
+      const filter = this.filters.find((f) => isInside(directory, f.root.path));
+      if (!filter || !filter.acceptsDirectoryChain(path.dirname(directory))) continue;
+      let children: string[] = [];
+      try {
+        children = readdirSync(directory, { withFileTypes: true }).filter((entry) => entry.isDirectory() && BUILD_OUTPUT_NAMES.has(entry.name)).map((entry) => path.join(directory, entry.name));
+      } catch {
+        // Gone: its removal is handled as such.
+      }
+      const judged = [directory, ...children].filter((d) => d !== filter.root.path && filter.acceptsDirectoryByName(d));
+      const before = judged.map((d) => filter.buildOutput(d));
+      filter.forgetBuildOutput(directory);
+      judged.forEach((d, i) => {
+        const now = filter.buildOutput(d);
+        if (now !== undefined && before[i] === undefined) output.push(d);
+        else if (now === undefined && before[i] !== undefined) sources.push(d);
+      });
+    }
+    return { output, sources };
   }
 
   private async parseOne(pool: ParsePool, file: WalkedFile, previousHash: string | undefined): Promise<FileUpdate | undefined> {

@@ -1,20 +1,25 @@
 /**
  * Finds the files to index: walks the workspace and the extra roots honouring .gitignore (nested
- * ones too), the default exclusions (dependencies, build output, VCS and other dot directories)
- * and config include/exclude. Symlinks are not followed, so nothing outside a root is read.
+ * ones too), the default exclusions (dependencies, VCS and other dot directories, build output where
+ * something says it is: build-output.ts) and config include/exclude. Symlinks are not followed, so
+ * nothing outside a root is read.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { activeLanguages, type Languages } from '../languages/index.js';
 import type { LanguageId } from '../syntax/types.js';
 import { isInside } from '../workspace.js';
+import { buildOutputReason } from './build-output.js';
 
-/** Directory names never indexed: dependencies, build output, caches; every dot directory too. Unreal's `*.generated.h` under Intermediate/ are the exception. */
+/**
+ * Directory names never indexed: dependencies, caches, Unreal's build output; every dot directory too. Unreal's
+ * `*.generated.h` under Intermediate/ are the exception. Names that are also source folders' (`build`, `target`,
+ * `out`, `bin`, `obj`...) are build output only where something says so (build-output.ts).
+ */
 export const DEFAULT_EXCLUDED_DIRECTORIES = new Set([
-  'node_modules', 'bower_components', 'dist', 'build', 'out', 'target', 'bin', 'obj', '__pycache__', 'venv',
-  'site-packages', 'coverage', 'Binaries', 'Intermediate', 'DerivedDataCache', 'Saved',
+  'node_modules', 'bower_components', '__pycache__', 'venv', 'site-packages', 'Binaries', 'Intermediate', 'DerivedDataCache', 'Saved',
 ]);
 /** What Unreal's header tool writes under Intermediate/: indexed, unlike the rest of that directory. */
 const GENERATED_HEADER_SUFFIX = '.generated.h';
@@ -45,6 +50,8 @@ export interface WalkResult {
   directories: string[];
   /** Directories and their entry names, for manifest lookup without a second readdir. */
   listings: Map<string, string[]>;
+  /** Directories not walked because they hold build output (absolute), with why: what /status lists. */
+  buildOutput: Array<{ directory: string; root: IndexRoot; reason: string }>;
 }
 
 export interface FilterOptions {
@@ -69,6 +76,10 @@ export class RootFilter {
   private readonly skip: Set<string>;
   private readonly languages: Languages;
   private readonly gitignores = new Map<string, Ignore | null>();
+  /** Directories judged build output or not (build-output.ts): the reason, or null. */
+  private readonly outputs = new Map<string, string | null>();
+  /** Files per extension in each directory's tree, of the extensions languages weigh to tell a file's language (settleLanguages). */
+  private readonly evidence = new Map<string, Map<string, number>>();
 
   constructor(root: IndexRoot, options: FilterOptions) {
     this.root = root;
@@ -80,16 +91,47 @@ export class RootFilter {
 
   /** Whether a directory (absolute, inside the root) is walked. */
   acceptsDirectory(absolute: string): boolean {
+    return this.acceptsDirectoryByName(absolute) && this.buildOutput(absolute) === undefined;
+  }
+
+  /**
+   * acceptsDirectory without looking inside the directory: its name, .gitignore and config. The walk asks this of
+   * a directory it found, and buildOutput once it has listed it.
+   */
+  acceptsDirectoryByName(absolute: string): boolean {
     if (absolute === this.root.path) return true;
-    const generated = this.generatedHeaderDirectory(absolute);
-    if (generated !== undefined) return generated !== false && !this.skip.has(absolute) && !this.exclude.ignores(this.relative(absolute) + '/');
     const name = path.basename(absolute);
-    if (DEFAULT_EXCLUDED_DIRECTORIES.has(name) || EXCLUDED_DIRECTORY_PATTERN.test(name) || this.skip.has(absolute)) return false;
+    if (EXCLUDED_DIRECTORY_PATTERN.test(name) || this.skip.has(absolute)) return false;
     const relative = this.relative(absolute) + '/';
+    // An Unreal `Intermediate/` tree is walked for the header tool's output, whatever .gitignore says of it.
+    if (this.inIntermediate(absolute)) return !this.exclude.ignores(relative);
+    if (DEFAULT_EXCLUDED_DIRECTORIES.has(name)) return false;
     return !this.exclude.ignores(relative) && !this.ignoredByGit(absolute, true);
   }
 
-  /** Whether a file (absolute, inside the root) is indexed, and as which language. */
+  /**
+   * Why a directory holds build output (build-output.ts), or undefined; `entries` are its names when the caller
+   * listed it (otherwise it is listed here). The root never is, nor what is in an Intermediate/ tree (walked for its
+   * generated headers alone). Remembered until forgetBuildOutput.
+   */
+  buildOutput(absolute: string, entries?: readonly string[]): string | undefined {
+    if (absolute === this.root.path || this.inIntermediate(absolute)) return undefined;
+    let reason = this.outputs.get(absolute);
+    if (reason === undefined) {
+      const parent = path.dirname(absolute);
+      reason = buildOutputReason(path.basename(absolute), entries ?? listing(absolute), parent, () => listing(parent)) ?? null;
+      this.outputs.set(absolute, reason);
+    }
+    return reason ?? undefined;
+  }
+
+  /** Forgets what was judged of a directory and the directories in it (a marker or a manifest in it changed). */
+  forgetBuildOutput(directory: string): void {
+    this.outputs.delete(directory);
+    for (const judged of this.outputs.keys()) if (path.dirname(judged) === directory) this.outputs.delete(judged);
+  }
+
+  /** Whether a file (absolute, inside the root) is indexed, and as which language by its extension (settleLanguages says the rest). */
   acceptsFile(absolute: string): LanguageId | undefined {
     // A language outside LANGUAGES (withLanguages) answers its own id.
     const language = this.languages.forPath(absolute)?.id as LanguageId | undefined;
@@ -97,18 +139,61 @@ export class RootFilter {
     const relative = this.relative(absolute);
     if (this.include && !this.include.ignores(relative)) return undefined;
     // Under Unreal's Intermediate/ only the header tool's output, whatever .gitignore says of the directory.
-    const directory = this.generatedHeaderDirectory(path.dirname(absolute));
-    if (directory !== undefined) {
-      return directory === 'module' && absolute.endsWith(GENERATED_HEADER_SUFFIX) && !this.exclude.ignores(relative) ? language : undefined;
-    }
+    if (this.inIntermediate(path.dirname(absolute))) return absolute.endsWith(GENERATED_HEADER_SUFFIX) && !this.exclude.ignores(relative) ? language : undefined;
     if (this.exclude.ignores(relative) || this.ignoredByGit(absolute, false)) return undefined;
     return language;
   }
 
-  /** Whether a file is indexed when every directory between the root and it is walked (watcher events). */
+  /** Whether a file is indexed when every directory between the root and it is walked (watcher events), and as which language. */
   acceptsPath(absolute: string): LanguageId | undefined {
     if (absolute === this.root.path || !isInside(absolute, this.root.path)) return undefined;
-    return this.acceptsDirectoryChain(path.dirname(absolute)) ? this.acceptsFile(absolute) : undefined;
+    const language = this.acceptsDirectoryChain(path.dirname(absolute)) ? this.acceptsFile(absolute) : undefined;
+    return language && this.languageAround(absolute, language);
+  }
+
+  /**
+   * The languages of a walk's files (of this root) whose extension alone does not say (a `.h`: C or C++), asked of
+   * their language (Language.languageOf) with what the walk found around them; remembered for the watcher's files.
+   * `recount` false: the files of a part of the tree (a new directory), weighed against the last whole walk.
+   */
+  settleLanguages(files: WalkedFile[], listings: ReadonlyMap<string, readonly string[]>, recount = true): void {
+    const weighed = new Set(this.languages.list.flatMap((language) => language.languageOf?.evidence ?? []));
+    if (recount) this.evidence.clear();
+    if (weighed.size === 0) return;
+    for (const file of recount ? files : []) {
+      const extension = path.extname(file.absolute).toLowerCase();
+      if (!weighed.has(extension)) continue;
+      for (let directory = path.dirname(file.absolute); ; directory = path.dirname(directory)) {
+        let counts = this.evidence.get(directory);
+        if (!counts) this.evidence.set(directory, (counts = new Map()));
+        counts.set(extension, (counts.get(extension) ?? 0) + 1);
+        if (directory === this.root.path || directory.length <= this.root.path.length) break;
+      }
+    }
+    const siblings = new Map<string, ReadonlySet<string>>();
+    const siblingsOf = (directory: string): ReadonlySet<string> => {
+      let names = siblings.get(directory);
+      if (!names) siblings.set(directory, (names = new Set(listings.get(directory) ?? listing(directory))));
+      return names;
+    };
+    for (const file of files) file.language = this.languageAround(file.absolute, file.language, siblingsOf);
+  }
+
+  /** A file's language given the files around it, where its language decides so (`.h`); otherwise `language`. */
+  private languageAround(absolute: string, language: LanguageId, siblingsOf: (directory: string) => ReadonlySet<string> = (directory) => new Set(listing(directory))): LanguageId {
+    const decider = this.languages.byId(language)?.languageOf;
+    if (!decider?.extensions.includes(path.extname(absolute).toLowerCase())) return language;
+    let nearest: ReadonlyMap<string, number> = new Map();
+    for (let directory = path.dirname(absolute); ; directory = path.dirname(directory)) {
+      const counts = this.evidence.get(directory);
+      if (counts && decider.evidence.some((extension) => (counts.get(extension) ?? 0) > 0)) {
+        nearest = counts;
+        break;
+      }
+      if (directory === this.root.path || directory.length <= this.root.path.length) break;
+    }
+    const decided = decider.of(absolute, { siblings: siblingsOf(path.dirname(absolute)), nearest });
+    return this.languages.byId(decided) ? (decided as LanguageId) : language;
   }
 
   /** Whether a directory and each one above it up to the root is walked. */
@@ -119,19 +204,13 @@ export class RootFilter {
   }
 
   /**
-   * For a directory in an Unreal `Intermediate/` tree (build output, skipped), whether it may hold the
-   * headers Unreal's header tool generates (`Intermediate/Build/<Platform>/<Target>/Inc/<Module>/[UHT/]X.generated.h`),
-   * which the real headers include and which declare the project's types: `Intermediate/` itself, and
-   * `Build/*​/*​/Inc/` and below. Undefined outside an `Intermediate/` tree.
+   * Whether a directory is an Unreal `Intermediate/` folder or inside one: build output, walked only for the headers
+   * Unreal's header tool generates (`*.generated.h`, in `Build/<Platform>/<Target>/Inc/<Module>/[UHT/]` or any
+   * other layout), which the real headers include and which declare the project's types.
    */
-  private generatedHeaderDirectory(absolute: string): 'module' | 'on the way' | false | undefined {
-    if (absolute === this.root.path || !isInside(absolute, this.root.path)) return undefined;
-    const segments = this.relative(absolute).split('/');
-    const at = segments.lastIndexOf('Intermediate');
-    if (at < 0) return undefined;
-    const rest = segments.slice(at + 1);
-    if (rest.length === 0 || (rest[0] === 'Build' && rest.length < 4)) return 'on the way';
-    return rest[0] === 'Build' && rest[3] === 'Inc' ? (rest.length >= 5 ? 'module' : 'on the way') : false;
+  private inIntermediate(absolute: string): boolean {
+    if (absolute === this.root.path || !isInside(absolute, this.root.path)) return false;
+    return this.relative(absolute).split('/').includes('Intermediate');
   }
 
   /** Forgets a cached .gitignore (it changed on disk). */
@@ -178,6 +257,15 @@ export function storedPath(root: IndexRoot, absolute: string): string {
   return relative === '' ? '.' : relative;
 }
 
+/** A directory's names; none when it cannot be read. */
+function listing(directory: string): string[] {
+  try {
+    return readdirSync(directory);
+  } catch {
+    return [];
+  }
+}
+
 /** Walks one root (or a directory below it); directories in parallel batches so stats overlap. */
 export async function walkRoot(filter: RootFilter, result: WalkResult, start: string = filter.root.path): Promise<void> {
   const pending: string[] = [start];
@@ -191,13 +279,20 @@ export async function walkRoot(filter: RootFilter, result: WalkResult, start: st
         // Unreadable or vanished directory: nothing to index there.
         return;
       }
+      const names = entries.map((e) => e.name);
+      // What a build left (CMakeCache.txt, a cache directory tag, Cargo.toml's target/...): not walked, and listed in /status.
+      const output = directory === start ? undefined : filter.buildOutput(directory, names);
+      if (output !== undefined) {
+        result.buildOutput.push({ directory, root: filter.root, reason: output });
+        return;
+      }
       result.directories.push(directory);
-      result.listings.set(directory, entries.map((e) => e.name));
+      result.listings.set(directory, names);
       const files: Array<{ absolute: string; language: LanguageId }> = [];
       for (const entry of entries) {
         const absolute = path.join(directory, entry.name);
         if (entry.isDirectory()) {
-          if (filter.acceptsDirectory(absolute)) pending.push(absolute);
+          if (filter.acceptsDirectoryByName(absolute)) pending.push(absolute);
         } else if (entry.isFile()) {
           const language = filter.acceptsFile(absolute);
           if (language) files.push({ absolute, language });
@@ -216,8 +311,11 @@ export async function walkRoot(filter: RootFilter, result: WalkResult, start: st
 }
 
 export async function walkRoots(filters: RootFilter[]): Promise<WalkResult> {
-  const result: WalkResult = { files: [], directories: [], listings: new Map() };
-  for (const filter of filters) await walkRoot(filter, result);
+  const result: WalkResult = { files: [], directories: [], listings: new Map(), buildOutput: [] };
+  for (const filter of filters) {
+    await walkRoot(filter, result);
+    filter.settleLanguages(result.files.filter((file) => file.root === filter.root), result.listings);
+  }
   // A stable order: builds are reproducible and progress moves through the tree predictably.
   result.files.sort((a, b) => (a.stored < b.stored ? -1 : a.stored > b.stored ? 1 : 0));
   return result;

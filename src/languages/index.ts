@@ -22,7 +22,7 @@ import { typescript } from './typescript/index.js';
 import type { Language, LanguageDescriptor, LanguageRules, ServerDescriptor } from './types.js';
 import { LANGUAGE_IDS, type LanguageId } from './ids.js';
 
-export type { BaseCandidate, BaseLookup, CommandSource, Language, LanguageDescriptor, LanguageRules, ModulePathRule, ServerDescriptor } from './types.js';
+export type { BaseCandidate, BaseLookup, CommandSource, FilesAround, Language, LanguageDescriptor, LanguageOfFile, LanguageRules, ModulePathRule, ServerDescriptor } from './types.js';
 
 /** Every language, in the order the schemas' enum lists them. */
 export const LANGUAGES = [c, cpp, csharp, typescript, tsx, javascript, python, go, java, rust] as const;
@@ -55,6 +55,9 @@ export class Languages {
         const claimed = this.extensionMap.get(extension);
         if (claimed) throw new Error(`extension '${extension}' belongs to both '${claimed.id}' and '${language.id}'`);
         this.extensionMap.set(extension, language);
+      }
+      for (const extension of language.languageOf?.extensions ?? []) {
+        if (!language.extensions.includes(extension)) throw new Error(`language '${language.id}': languageOf decides '${extension}', which is not one of its extensions`);
       }
       const server = language.server;
       if (server && serverIds.get(server.id) && serverIds.get(server.id) !== server) throw new Error(`two server descriptors share the id '${server.id}': languages sharing a server share its object`);

@@ -112,6 +112,32 @@ export interface Language<Id extends string = string> {
   fence: string;
   /** How its names relate, declare, own members and inherit: generic code asks these, never the language's id. */
   rules: LanguageRules;
+  /** Where some of its extensions are written in another language too (C and C++'s `.h`): which one a file is. */
+  languageOf?: LanguageOfFile;
+}
+
+/**
+ * The language of a file whose extension alone does not say (`.h`: C or C++), from the files around it. The
+ * index's walker asks it for each such file once the tree is walked (and the watcher for a new one).
+ */
+export interface LanguageOfFile {
+  /** The extensions it decides, of the language's own (`.h`). */
+  extensions: readonly string[];
+  /** The extensions of the files it weighs (`.c`, `.cc`, `.cpp`...): FilesAround counts these. */
+  evidence: readonly string[];
+  /** The id of the language `file` (absolute) is written in. */
+  of(file: string, around: FilesAround): string;
+}
+
+/** What a file's tree holds, as LanguageOfFile weighs it. */
+export interface FilesAround {
+  /** The names in the file's own directory. */
+  siblings: ReadonlySet<string>;
+  /**
+   * Files per evidence extension below the nearest directory whose tree holds any: the file's own directory, else
+   * the one above it, and so on up to its root. Empty when none does.
+   */
+  nearest: ReadonlyMap<string, number>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import t from 'tap';
@@ -176,4 +176,31 @@ t.test('a file edited while plumb is stopped, same size and mtime restored, is p
   const again = await third.build();
   t.equal(again.filesParsed, 0);
   t.equal(again.filesReused, 2);
+});
+
+t.test('a build tree made where sources were (cmake -B build) leaves the index, and comes back when it stops being one', async (t) => {
+  const root = tempDir(t, 'plumb-build-output-');
+  mkdirSync(path.join(root, 'src'));
+  mkdirSync(path.join(root, 'build/gen'), { recursive: true });
+  writeFileSync(path.join(root, 'src/main.c'), 'int plumb_main(void) { return 0; }\n');
+  writeFileSync(path.join(root, 'build/gen/compiler_id.c'), 'int plumb_compiler_id(void) { return 1; }\n');
+  const index = await openIndex(t, root, tempDir(t, 'plumb-cache-'));
+  await index.build();
+  const found = async (name: string): Promise<boolean> => (await index.reader.search(exact(name))).totalMatches > 0;
+  t.ok(await found('plumb_compiler_id'), 'a build/ with no marker is walked');
+  writeFileSync(path.join(root, 'build/CMakeCache.txt'), '# This is the CMakeCache file.\n');
+  await index.applyChanges([path.join(root, 'build/CMakeCache.txt')]);
+  t.notOk(await found('plumb_compiler_id'), 'CMakeCache.txt makes it build output: its files leave the index');
+  t.ok(await found('plumb_main'));
+  unlinkSync(path.join(root, 'build/CMakeCache.txt'));
+  await index.applyChanges([path.join(root, 'build/CMakeCache.txt')]);
+  t.ok(await found('plumb_compiler_id'), 'and come back when it goes');
+  writeFileSync(path.join(root, 'Cargo.toml'), '[package]\nname = "x"\n');
+  mkdirSync(path.join(root, 'target/debug'), { recursive: true });
+  writeFileSync(path.join(root, 'target/debug/gen.c'), 'int plumb_generated(void) { return 2; }\n');
+  await index.applyChanges([path.join(root, 'target')]);
+  t.notOk(await found('plumb_generated'), "a new target/ beside Cargo.toml is Cargo's output");
+  unlinkSync(path.join(root, 'Cargo.toml'));
+  await index.applyChanges([path.join(root, 'Cargo.toml')]);
+  t.ok(await found('plumb_generated'), 'without Cargo.toml it is a source folder');
 });

@@ -72,7 +72,7 @@ t.test('the index walks its files as that language', async (t) => {
   writeFileSync(path.join(root, 'lib/tool.py'), 'def tool():\n    pass\n');
   writeFileSync(path.join(root, 'README.md'), '# toy\n');
   const walk = async (filter: RootFilter): Promise<Record<string, string>> => {
-    const result: WalkResult = { files: [], directories: [], listings: new Map() };
+    const result: WalkResult = { files: [], directories: [], listings: new Map(), buildOutput: [] };
     await walkRoot(filter, result);
     return Object.fromEntries(result.files.map((file) => [file.stored, file.language]));
   };

@@ -99,6 +99,8 @@ t.test('usages in files the workspace ignores are dropped (build output, .gitign
   writeFileSync(path.join(root, 'src/helper.ts'), 'export function helper(n: number): number {\n  return n + 1;\n}\n');
   writeFileSync(path.join(root, 'src/main.ts'), "import { helper } from './helper';\n\nexport const two = helper(1);\n");
   writeFileSync(path.join(root, 'build/out.ts'), "import { helper } from '../src/helper';\nexport const three = helper(2);\n");
+  // What a build leaves says it is build output (a folder named build alone does not: the kernel's tools/build is source).
+  writeFileSync(path.join(root, 'build/CACHEDIR.TAG'), 'Signature: 8a477f597d28d172789f06886806bc55\n');
   writeFileSync(path.join(root, 'generated/gen.ts'), "import { helper } from '../src/helper';\nexport const four = helper(3);\n");
   const app = await startApp(t, root);
   await waitIndexed(app);

@@ -9,7 +9,7 @@ import { VERSION } from '../../version.js';
 import { fuzzyMatches, humpSegments } from '../ranking.js';
 
 /** Bump when the tables, or what the extractor stores in them, change: a mismatch rebuilds. */
-export const SCHEMA_VERSION = 12;
+export const SCHEMA_VERSION = 13;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;

@@ -1,4 +1,4 @@
-/** C: tree-sitter-c, served by clangd like C++ (headers `.h` are C++'s). */
+/** C: tree-sitter-c, served by clangd like C++. A `.h` is C where the code around it is (C++'s header-language.ts). */
 import { c as syntax } from '../cpp/syntax.js';
 import { clangd } from '../cpp/index.js';
 import { cRules } from '../cpp/rules.js';

@@ -1,6 +1,7 @@
 /** C++: tree-sitter-cpp, clangd (shared with C). */
 import { cpp as syntax } from './syntax.js';
 import { cppRules } from './rules.js';
+import { headerLanguageOf } from './header-language.js';
 import type { Language, ServerDescriptor } from '../types.js';
 
 /** clangd serves C and C++ (and Objective-C, which the index does not parse): one server, config key `languages.cpp`. */
@@ -29,12 +30,12 @@ export const clangd: ServerDescriptor = {
 export const cpp: Language<'cpp'> = {
   id: 'cpp',
   name: 'C++',
-  // .h stays C++: clangd decides C or C++ from the compile command, the languageId is only a hint, and
-  // C++ headers far outnumber C ones in mixed trees.
+  // A .h is C or C++ by the code around it (header-language.ts); clangd decides for itself from the compile command.
   extensions: ['.h', '.cc', '.cpp', '.cxx', '.c++', '.hh', '.hpp', '.hxx', '.h++', '.inl', '.ipp', '.tcc'],
   syntax,
   server: clangd,
   lspLanguageId: 'cpp',
   fence: 'cpp',
   rules: cppRules,
+  languageOf: headerLanguageOf,
 };
