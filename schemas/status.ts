@@ -50,7 +50,15 @@ export const StoreStatus = Type.Object({
   reachable: Type.Boolean({ description: 'false while the store cannot be reached (answers from the index are 503 store_unavailable meanwhile)' }),
   version: Type.Integer({ description: 'Bumped by every write committed to the workspace index' }),
   lastUpdate: Type.Union([Type.String(), Type.Null()], { description: 'When the last write was committed (ISO 8601)' }),
-  behind: Type.Integer({ description: 'Writes committed that this process has not been told of yet (a replica; answers read the store directly, so they are never older than the store)' }),
+  behind: Type.Integer({ description: 'Writes committed that this process has not been told of yet (a replica; answers read the store directly, so they are never older than the store); read from a hot standby, the versions its primary committed that the standby has not replayed yet (0 when the primary cannot be asked: see replication.primaryError)' }),
+  replication: Type.Optional(Type.Object({
+    streaming: Type.Boolean({ description: "The standby's WAL receiver is streaming from its primary" }),
+    replayLagMs: Type.Integer({ description: 'How far its answers are behind the primary in time: 0 when it has replayed all the WAL it received, else the time since the last transaction it replayed was committed on the primary' }),
+    lastReplayed: Type.Union([Type.String(), Type.Null()], { description: 'When the last transaction it replayed was committed on the primary (ISO 8601)' }),
+    primary: Type.Union([Type.String(), Type.Null()], { description: 'host:port it streams from (seen by a superuser or a member of pg_read_all_stats)' }),
+    primaryVersion: Type.Union([Type.Integer(), Type.Null()], { description: "The workspace's version on that primary, when it answers" }),
+    primaryError: Type.Optional(Type.String({ description: 'Why the primary could not be asked' })),
+  }, { description: 'Present when the store is read from a hot standby (a streaming replica of the writer\'s database)' })),
   error: Type.Optional(Type.String({ description: 'Why the store cannot be reached' })),
 });
 

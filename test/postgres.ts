@@ -3,6 +3,8 @@
  * port (as the `postgres` system user when the tests run as root, since PostgreSQL refuses root), one
  * database, stopped and removed at the test's end. Debian's `postgresql` package provides the binaries
  * (scripts/setup.sh --test installs it); without them the test fails saying so, it does not skip.
+ * startStandby() adds a hot standby streaming from such a cluster: `pg_basebackup -R` of it into another
+ * temporary directory, started on its own port.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -25,6 +27,18 @@ export interface TestPostgres {
   freeze(): void;
   /** SIGCONT to the processes freeze() stopped: the server answers again where it stopped. */
   thaw(): void;
+  /** 127.0.0.1 and the port it listens on. */
+  host: string;
+  port: number;
+  /** Runs one SQL statement through psql on the plumb database and gives its output (unaligned, tuples only). */
+  sql(statement: string): string;
+}
+
+export interface TestStandby extends TestPostgres {
+  /** Stops replaying the WAL it receives (pg_wal_replay_pause): it answers, from the state it replayed so far. */
+  pauseReplay(): void;
+  /** Replays again (pg_wal_replay_resume). */
+  resumeReplay(): void;
 }
 
 /** The processes whose parent is `parent` (from /proc). */
@@ -80,6 +94,23 @@ async function freePort(): Promise<number> {
  * Starts a cluster for `t` and returns its URL. Fails `t` (and throws) when PostgreSQL is not installed.
  */
 export async function startPostgres(t: Test): Promise<TestPostgres> {
+  return cluster(t);
+}
+
+/**
+ * Starts a hot standby of `primary` for `t`: `pg_basebackup -R` (streaming, with primary_conninfo and standby.signal
+ * written) into a new temporary directory, then the server on its own port. The plumb database is there already.
+ */
+export async function startStandby(t: Test, primary: TestPostgres): Promise<TestStandby> {
+  const standby = await cluster(t, primary);
+  return {
+    ...standby,
+    pauseReplay: () => void standby.sql('SELECT pg_wal_replay_pause()'),
+    resumeReplay: () => void standby.sql('SELECT pg_wal_replay_resume()'),
+  };
+}
+
+async function cluster(t: Test, primary?: TestPostgres): Promise<TestPostgres> {
   const bin = postgresBinaries();
   if (!bin) {
     const message = 'missing PostgreSQL: no /usr/lib/postgresql/*/bin/initdb — scripts/setup.sh --test installs it (Debian package postgresql)';
@@ -88,7 +119,7 @@ export async function startPostgres(t: Test): Promise<TestPostgres> {
   }
   const root = process.getuid?.() === 0;
   const user = root ? 'postgres' : os.userInfo().username;
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'plumb-pg-'));
+  const dir = mkdtempSync(path.join(os.tmpdir(), primary ? 'plumb-pg-standby-' : 'plumb-pg-'));
   const data = path.join(dir, 'data');
   const sockets = path.join(dir, 'sock');
   if (root) {
@@ -103,16 +134,24 @@ export async function startPostgres(t: Test): Promise<TestPostgres> {
     chownSync(dir, Number(pw.stdout.trim()), Number(gid.stdout.trim()));
     chmodSync(dir, 0o700);
   }
-  const run = (command: string, args: string[]): void => {
+  const run = (command: string, args: string[]): string => {
     const full = root ? ['runuser', ['-u', 'postgres', '--', path.join(bin, command), ...args]] as const : [path.join(bin, command), args] as const;
     const result = spawnSync(full[0], [...full[1]], { encoding: 'utf8', cwd: dir });
     if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}): ${result.stderr || result.stdout}`);
+    return result.stdout;
   };
   const port = await freePort();
-  run('initdb', ['-D', data, '-E', 'UTF8', '--locale=C', '-A', 'trust', '-U', user]);
+  if (primary) {
+    // A streaming standby of the primary: its data as of now, -R writes primary_conninfo and standby.signal.
+    run('pg_basebackup', ['-h', primary.host, '-p', String(primary.port), '-U', user, '-D', data, '-R', '-X', 'stream', '-c', 'fast']);
+  } else {
+    run('initdb', ['-D', data, '-E', 'UTF8', '--locale=C', '-A', 'trust', '-U', user]);
+  }
   if (root) spawnSync('runuser', ['-u', 'postgres', '--', 'mkdir', '-p', sockets]);
   else spawnSync('mkdir', ['-p', sockets]);
-  const options = `-p ${port} -k ${sockets} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  // A standby reports what it replays to its primary quickly (the lag tests look at), and answers while replay is paused.
+  const standbyOptions = primary ? ' -c wal_receiver_status_interval=1 -c hot_standby_feedback=on' : '';
+  const options = `-p ${port} -k ${sockets} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off${standbyOptions}`;
   const start = async (): Promise<void> => {
     run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-t', '60', '-o', options, 'start']);
   };
@@ -161,9 +200,11 @@ export async function startPostgres(t: Test): Promise<TestPostgres> {
   });
   await start();
   running = true;
-  run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', user, DATABASE]);
+  if (!primary) run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', user, DATABASE]);
   return {
     url: `postgres://${user}@127.0.0.1:${port}/${DATABASE}`,
+    host: '127.0.0.1',
+    port,
     stop: async () => {
       await stop();
       running = false;
@@ -174,5 +215,6 @@ export async function startPostgres(t: Test): Promise<TestPostgres> {
     },
     freeze,
     thaw,
+    sql: (statement) => run('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', DATABASE, '-Atqc', statement]).trim(),
   };
 }

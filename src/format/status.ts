@@ -35,7 +35,15 @@ function storeLine(store: StatusResponse['store']): string {
   const where = `Store: ${store.backend} \`${store.location}\`${store.workspace ? `, workspace \`${store.workspace}\`` : ''}${store.readOnly ? ', read-only replica' : ''}`;
   if (!store.reachable) return `${where} — UNREACHABLE: ${store.error ?? 'no answer'}`;
   const updated = store.lastUpdate ? `, last update ${store.lastUpdate}` : '';
-  return `${where}, schema ${store.schemaVersion}, version ${store.version}${updated}${store.behind > 0 ? `, ${store.behind} write(s) behind` : ''}`;
+  return `${where}, schema ${store.schemaVersion}, version ${store.version}${updated}${store.behind > 0 ? `, ${store.behind} write(s) behind` : ''}${replicationText(store.replication)}`;
+}
+
+/** A hot standby's replication: streaming or not, its replay lag, and its primary's version. */
+function replicationText(replication: StatusResponse['store']['replication']): string {
+  if (!replication) return '';
+  const primary = replication.primary ? ` from ${replication.primary}` : '';
+  const version = replication.primaryVersion !== null ? `, primary at version ${replication.primaryVersion}` : replication.primaryError ? ` (primary: ${replication.primaryError})` : '';
+  return `\nReplication: hot standby, ${replication.streaming ? 'streaming' : 'NOT streaming'}${primary}, replay lag ${replication.replayLagMs} ms${version}`;
 }
 
 function pendingText(index: StatusResponse['index']): string {

@@ -202,6 +202,26 @@ export interface StoreInfo {
   lastUpdate: string | null;
   /** The writer's build progress as it last recorded it, or null before any (what a replica shows). */
   build: { state: 'building' | 'ready'; filesTotal: number } | null;
+  /** Present when the server answering is a hot standby (a shared store read from a streaming replica). */
+  replication?: ReplicationInfo;
+}
+
+/** A hot standby's replication, as /status reports it. */
+export interface ReplicationInfo {
+  /** Its WAL receiver is streaming from its primary now. */
+  streaming: boolean;
+  /**
+   * How far its answers are behind its primary in time: 0 when it has replayed all the WAL it received, else the time
+   * since the last transaction it replayed was committed on the primary.
+   */
+  replayLagMs: number;
+  /** When the last transaction it replayed was committed on the primary (ISO 8601), or null before any. */
+  lastReplayed: string | null;
+  /** host:port it streams from, when the store's user may see it (a superuser or a member of pg_read_all_stats). */
+  primary: string | null;
+  /** The workspace's version on that primary when it answers, else null with the reason in primaryError. */
+  primaryVersion: number | null;
+  primaryError?: string;
 }
 
 /**

@@ -295,7 +295,10 @@ export class SymbolIndex {
       // The writer's own commits are seen as they happen.
       if (!this.readOnly) this.seenVersion = info.version;
       const { build: _build, ...rest } = info;
-      this.lastInfo = { ...rest, readOnly: this.readOnly, reachable: true, behind: Math.max(0, info.version - this.seenVersion) };
+      // Read from a standby: the versions its primary committed that it has not replayed yet, when the primary answers.
+      const primaryVersion = info.replication?.primaryVersion;
+      const behind = primaryVersion !== undefined && primaryVersion !== null ? primaryVersion - info.version : info.version - this.seenVersion;
+      this.lastInfo = { ...rest, readOnly: this.readOnly, reachable: true, behind: Math.max(0, behind) };
       return this.lastInfo;
     } catch (error) {
       return this.unreachable(error instanceof Error ? error.message : String(error));

@@ -9,7 +9,7 @@ export const statusOperation = defineOperation({
   http: {
     path: '/status',
     summary: 'Index and language-server status',
-    description: 'Whether the index is built, changed files not indexed yet (held while the store is unavailable, retried until they are), the store that holds it (embedded SQLite, or a shared PostgreSQL store: location, schema version, last update, whether this plumb is a read-only replica and how far behind, or that it cannot be reached: /status waits at most 2 s for it), and each language server\'s state (stopped until first needed, starting, indexing with progress, ready, unhealthy: not answering or failing, being restarted, crashed), pid, restarts and the compile database clangd uses.',
+    description: 'Whether the index is built, changed files not indexed yet (held while the store is unavailable, retried until they are), the store that holds it (embedded SQLite, or a shared PostgreSQL store: location, schema version, last update, whether this plumb is a read-only replica and how far behind; read from a hot standby, whether it streams, its replay lag in time and the versions its primary is ahead; or that it cannot be reached: /status waits at most 2 s for it), and each language server\'s state (stopped until first needed, starting, indexing with progress, ready, unhealthy: not answering or failing, being restarted, crashed), pid, restarts and the compile database clangd uses.',
     tags: ['status'],
     errors: [],
     example: '/status?format=markdown',

@@ -1,6 +1,8 @@
 /**
  * The connections of a PostgreSQL store: a pool for queries (named prepared statements), one dedicated
- * client for LISTEN, and the mapping of a lost database to a 503 (store_unavailable) naming the store.
+ * client for LISTEN (or polling, on a standby), and the mapping of a lost database to a 503 (store_unavailable)
+ * naming the store. A store URL may name several servers (hosts.ts): each new connection goes to the one the pool
+ * keeps to, and is checked against target_session_attrs before its first use.
  *
  * Every statement has a deadline, on both sides: the server cancels it a little before (statement_timeout,
  * the connection stays usable), and the client gives up at it (query_timeout: a database that stopped
@@ -12,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { PlumbError } from '../../errors.js';
+import { Hosts, parseStoreUrl } from './hosts.js';
 
 /** What a query is bound with. */
 export type PgValue = string | number | boolean | null | readonly unknown[];
@@ -80,9 +83,17 @@ function isCancelled(error: unknown): boolean {
   return error instanceof Error && (error as { code?: unknown }).code === '57014';
 }
 
+/**
+ * A hot standby cancelled a read that conflicted with the WAL it replays (40001: rows the primary's VACUUM removed,
+ * a lock it took): the same read on a fresh snapshot succeeds.
+ */
+export function isRecoveryConflict(error: unknown): boolean {
+  return error instanceof Error && ((error as { code?: unknown }).code === '40001' || (error as { code?: unknown }).code === '40P01');
+}
+
 /** Errors that mean the store cannot answer now (503), as opposed to plumb's own bugs. */
 export function isUnavailableError(error: unknown): boolean {
-  return isConnectionError(error) || isCancelled(error);
+  return isConnectionError(error) || isCancelled(error) || isRecoveryConflict(error);
 }
 
 export function unavailable(location: string, error: unknown, deadlineMs?: number): PlumbError {
@@ -135,7 +146,41 @@ export async function endClient(client: pg.Client, ms: number): Promise<void> {
   }
 }
 
-/** The pool with the store's error mapping; `rows`/`arrays` run a named prepared statement. */
+/** The rows of the reads that answer requests, each on a pooled connection (the store's reader and search use these). */
+export interface Reads {
+  /** Rows as objects. */
+  rows<T>(text: string, values?: PgValue[]): Promise<T[]>;
+  /** Rows as arrays (cheaper to build). */
+  arrays<T extends unknown[]>(text: string, values?: PgValue[]): Promise<T[]>;
+}
+
+/** The server a pooled connection reached: which of the URL's hosts, and whether it is a hot standby. */
+export interface ServerOf {
+  host: number;
+  label: string;
+  standby: boolean;
+}
+
+const SERVER = Symbol('plumb.server');
+const HOST = Symbol('plumb.host');
+
+type Tagged = pg.ClientBase & { [SERVER]?: ServerOf; [HOST]?: number };
+
+/** How often a read retries one that a standby cancelled for a conflict with recovery (isRecoveryConflict). */
+const CONFLICT_RETRIES = 3;
+/** Between two tries of a read that found its standby behind the version already answered. */
+const BEHIND_RETRY_MS = 50;
+
+/**
+ * The pool with the store's error mapping; `rows`/`arrays` run a named prepared statement.
+ *
+ * A fenced connection (a replica's, fence()) never answers from an older version of its workspace than one it already
+ * answered from, whichever server of the URL it reads, and across reconnects: every read carries the workspace's
+ * version in the same statement (the same snapshot), and one that finds it below the highest answered so far (a
+ * standby further behind than the one read before) waits for its server to replay that far, within the read deadline,
+ * else is a 503 saying so. Its rows are not used meanwhile. A primary found below it is believed (the database was
+ * restored or replaced: its versions are the truth now).
+ */
 export class Connection {
   readonly pool: pg.Pool;
   readonly location: string;
@@ -143,16 +188,32 @@ export class Connection {
   readonly ownPids = new Set<number>();
   /** Statements sent so far, each one round trip (the bench reports them per search). */
   statements = 0;
+  /** The URL's servers and the one new connections go to. */
+  readonly hosts: Hosts;
   /** The pool's connections, to close them when the server does not answer the goodbye (end()). */
   private readonly clients = new Set<pg.PoolClient>();
+  /** A fenced connection's workspace (fence()). */
+  private fenced: (() => number) | undefined;
+  /** The highest workspace version a fenced read answered from. */
+  private floor = 0;
 
   /** Client-side deadlines by class, in milliseconds. */
   readonly deadlines: Readonly<Record<DeadlineClass, number>>;
 
   constructor(readonly url: string, timeoutMs = DEFAULT_TIMEOUT_MS) {
     this.location = redactUrl(url);
+    this.hosts = new Hosts(parseStoreUrl(url));
     this.deadlines = { read: timeoutMs, write: timeoutMs * WRITE_FACTOR, maintenance: Math.max(MAINTENANCE_MS, timeoutMs * WRITE_FACTOR) };
-    this.pool = new pg.Pool({ ...this.settings('plumb'), max: 8, idleTimeoutMillis: 30_000 });
+    const settings = this.settings('plumb');
+    const client = (): pg.Client => this.hostClient(settings);
+    this.pool = new pg.Pool({
+      ...settings, max: 8, idleTimeoutMillis: 30_000,
+      // Each new connection goes to the server the pool keeps to, and is checked before its first use.
+      Client: function HostClient() {
+        return client();
+      } as unknown as new () => pg.ClientBase,
+      onConnect: ((connected: pg.ClientBase) => this.verify(connected)) as unknown as (client: pg.ClientBase) => void,
+    });
     // An idle connection cut by the server: the pool drops it and makes a new one on demand.
     this.pool.on('error', () => undefined);
     this.pool.on('connect', (client) => {
@@ -180,12 +241,82 @@ export class Connection {
     };
   }
 
-  /** A dedicated client (LISTEN) with the same settings and deadlines. */
-  client(): pg.Client {
-    const client = new pg.Client(this.settings('plumb-listen'));
-    client.on('error', () => undefined);
+  /** A client for the server the pool keeps to; a failure to connect passes that server over for a while. */
+  private hostClient(settings: pg.ClientConfig): pg.Client {
+    const { index, host } = this.hosts.pick();
+    const client = new pg.Client({ ...settings, connectionString: host.url }) as pg.Client & Tagged;
+    client[HOST] = index;
+    const connect = client.connect.bind(client) as (callback?: (error: Error | null) => void) => Promise<void> | void;
+    const failed = (): void => this.hosts.failed(index);
+    (client as unknown as { connect: typeof connect }).connect = (callback) => {
+      if (callback) {
+        return connect((error) => {
+          if (error) failed();
+          callback(error);
+        });
+      }
+      return (connect() as Promise<void>).catch((error: unknown) => {
+        failed();
+        throw error;
+      });
+    };
     return client;
   }
+
+  /**
+   * A new connection's first statement: is its server a standby, and does it fit target_session_attrs. One that does
+   * not is refused (store_unavailable saying why) and its server passed over, so the next connection tries another.
+   */
+  private async verify(client: pg.ClientBase): Promise<ServerOf> {
+    const tagged = client as Tagged;
+    const index = tagged[HOST] ?? 0;
+    let standby: boolean;
+    try {
+      const result = await client.query({ text: 'SELECT pg_is_in_recovery()', rowMode: 'array', query_timeout: this.deadlines.read } as pg.QueryArrayConfig);
+      standby = (result.rows[0] as [boolean])[0];
+    } catch (error) {
+      this.hosts.failed(index);
+      throw error;
+    }
+    const label = this.hosts.label(index);
+    if (!this.hosts.connected(index, standby)) {
+      throw new PlumbError('store_unavailable', `Index store ${this.location} is unavailable: ${this.hosts.refusal(index, standby)}`, { retryAfter: 2, details: { store: this.location } });
+    }
+    tagged[SERVER] = { host: index, label, standby };
+    return tagged[SERVER];
+  }
+
+  /** A dedicated client (LISTEN, or polling on a standby) with the same settings and deadlines, connected and checked. */
+  async listenClient(): Promise<{ client: pg.Client; server: ServerOf }> {
+    const client = this.hostClient(this.settings('plumb-listen'));
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      return { client, server: await this.verify(client) };
+    } catch (error) {
+      await endClient(client, this.deadlines.read);
+      throw this.mapError(error);
+    }
+  }
+
+  /**
+   * Fences this connection's reads (`reads`) by the version of workspace `workspaceId` (see the class comment):
+   * a read-only store's, which may read standbys.
+   */
+  fence(workspaceId: () => number): void {
+    this.fenced = workspaceId;
+  }
+
+  /** The highest workspace version a fenced read has answered from (0 before any). */
+  get answeredVersion(): number {
+    return this.floor;
+  }
+
+  /** The reads that answer requests: fenced when fence() was called. */
+  readonly reads: Reads = {
+    rows: <T>(text: string, values: PgValue[] = []) => (this.fenced ? this.fencedRead(text, values, true) as Promise<T[]> : this.rows<T>(text, values)),
+    arrays: <T extends unknown[]>(text: string, values: PgValue[] = []) => (this.fenced ? this.fencedRead(text, values, false) as Promise<T[]> : this.arrays<T>(text, values)),
+  };
 
   /** Rows as objects. */
   async rows<T>(text: string, values: PgValue[] = [], on?: Queryable): Promise<T[]> {
@@ -195,6 +326,39 @@ export class Connection {
   /** Rows as arrays (cheaper to build). */
   async arrays<T extends unknown[]>(text: string, values: PgValue[] = [], on?: Queryable): Promise<T[]> {
     return (await this.run(on, { name: statementName(text), text, values, rowMode: 'array' })).rows as T[];
+  }
+
+  /**
+   * A read whose $1 is the fenced workspace, with the workspace's version read in the same statement: the statement
+   * joined laterally to the workspace's row, so one row comes back even when the read has none (its columns all
+   * NULL: no read here returns such a row of its own), and its rows keep their order (a nested loop over one row).
+   */
+  private async fencedRead(text: string, values: PgValue[], objects: boolean): Promise<unknown[]> {
+    const wrapped = `SELECT v.version, q.* FROM (SELECT version FROM workspaces WHERE id = $1) v LEFT JOIN LATERAL (${text}) q ON true`;
+    const config: pg.QueryArrayConfig = { name: statementName(wrapped), text: wrapped, values, rowMode: 'array' };
+    const giveUp = Date.now() + this.deadlines.read;
+    for (;;) {
+      const { result, server } = await this.runRead(config);
+      const rows = result.rows as unknown[][];
+      if (rows.length === 0) {
+        throw new PlumbError('store_unavailable', `Index store ${this.location} no longer holds this workspace: the writer's database was replaced, or the workspace removed`, { retryAfter: 2, details: { store: this.location } });
+      }
+      const version = rows[0][0] as number;
+      if (version < this.floor) {
+        if (server?.standby !== false && Date.now() + BEHIND_RETRY_MS < giveUp) {
+          await new Promise((resolve) => setTimeout(resolve, BEHIND_RETRY_MS));
+          continue;
+        }
+        if (server?.standby !== false) {
+          throw new PlumbError('store_unavailable', `Index store ${this.location} is behind: ${server?.label ?? 'its server'} has replayed version ${version} of the workspace, and this replica already answered from version ${this.floor}; it answers once the standby has caught up`, { retryAfter: 1, details: { store: this.location } });
+        }
+      }
+      this.floor = version;
+      const body = rows.length === 1 && rows[0].every((value, i) => i === 0 || value === null) ? [] : rows.map((row) => row.slice(1));
+      if (!objects) return body;
+      const names = result.fields.slice(1).map((field) => field.name);
+      return body.map((row) => Object.fromEntries(names.map((name, i) => [name, row[i]])));
+    }
   }
 
   /** A named prepared statement whose rows are not wanted. */
@@ -214,7 +378,7 @@ export class Connection {
       await client.query({ text: `SET statement_timeout = ${serverTimeout(deadline)}` });
       await client.query(withDeadline({ text }, deadline));
     } catch (error) {
-      if (isConnectionError(error)) destroy(client);
+      if (isConnectionError(error)) this.discard(client);
       throw this.mapError(error, deadline);
     } finally {
       client.release(true);
@@ -238,7 +402,7 @@ export class Connection {
     } catch (error) {
       // A connection cut, or a statement the client stopped waiting for: the connection is discarded.
       broken = isConnectionError(error);
-      if (broken) destroy(client);
+      if (broken) this.discard(client);
       else await timed.query('ROLLBACK').catch(() => undefined);
       throw this.mapError(error, ms);
     } finally {
@@ -251,31 +415,55 @@ export class Connection {
     return isUnavailableError(error) ? unavailable(this.location, error, deadlineMs) : error;
   }
 
-  /** A connection from the pool, within the read deadline (pool.connect's connectionTimeoutMillis). */
+  /**
+   * A connection from the pool, within the read deadline (pool.connect's connectionTimeoutMillis). With several
+   * servers, one that cannot be reached or does not fit is passed over and the next tried, within the same deadline.
+   */
   private async checkout(): Promise<pg.PoolClient> {
-    try {
-      return await this.pool.connect();
-    } catch (error) {
-      throw this.mapError(error);
+    const giveUp = Date.now() + this.deadlines.read;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.pool.connect();
+      } catch (error) {
+        if (attempt >= this.hosts.count || Date.now() >= giveUp) throw this.mapError(error);
+      }
     }
+  }
+
+  /** Closes a connection whose server went away: its server is passed over for a while. */
+  private discard(client: pg.ClientBase): void {
+    const server = (client as Tagged)[SERVER];
+    if (server) this.hosts.failed(server.host);
+    destroy(client);
   }
 
   /** One statement: on `on` (a transaction's connection), or on a pooled connection with the read deadline. */
   private async run(on: Queryable | undefined, config: pg.QueryConfig | pg.QueryArrayConfig): Promise<pg.QueryResult | pg.QueryArrayResult> {
-    this.statements++;
     // In a transaction: its catch maps the error, with the transaction's deadline, and discards a broken connection.
-    if (on) return on.query(config);
-    const client = await this.checkout();
-    let broken = false;
-    try {
-      return await client.query(withDeadline(config, this.deadlines.read));
-    } catch (error) {
-      // A connection that timed out may still have the statement in flight: never reused.
-      broken = isConnectionError(error);
-      if (broken) destroy(client);
-      throw this.mapError(error);
-    } finally {
-      client.release(broken);
+    if (on) {
+      this.statements++;
+      return on.query(config);
+    }
+    return (await this.runRead(config)).result;
+  }
+
+  /** A statement on a pooled connection with the read deadline; one a standby cancelled for a recovery conflict is tried again. */
+  private async runRead(config: pg.QueryConfig | pg.QueryArrayConfig): Promise<{ result: pg.QueryResult | pg.QueryArrayResult; server: ServerOf | undefined }> {
+    for (let attempt = 1; ; attempt++) {
+      this.statements++;
+      const client = await this.checkout();
+      let broken = false;
+      try {
+        return { result: await client.query(withDeadline(config, this.deadlines.read)), server: (client as Tagged)[SERVER] };
+      } catch (error) {
+        // A connection that timed out may still have the statement in flight: never reused.
+        broken = isConnectionError(error);
+        if (broken) this.discard(client);
+        else if (isRecoveryConflict(error) && attempt < CONFLICT_RETRIES) continue;
+        throw this.mapError(error);
+      } finally {
+        client.release(broken);
+      }
     }
   }
 

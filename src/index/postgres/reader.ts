@@ -4,7 +4,7 @@
  */
 import type { LanguageId } from '../../syntax/types.js';
 import { packageInfos, type FileFilter, type IndexedFileInfo, type PackageInfo, type PackageRow, type PackageSymbolsSpec, type StoreCounts, type StoredSymbol } from '../store.js';
-import type { Connection, PgValue } from './connection.js';
+import type { PgValue, Reads } from './connection.js';
 import { SYMBOL_COLUMNS, SYMBOL_JOINS, toSymbol, type SymbolRow } from './rows.js';
 
 const hasNul = (value: string): boolean => value.includes('\0');
@@ -13,7 +13,7 @@ const hasNul = (value: string): boolean => value.includes('\0');
 const ASCII_LOWER = (column: string): string => `translate(${column}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`;
 
 export class PostgresQueries {
-  constructor(private readonly connection: Connection, private readonly workspaceId: () => number) {}
+  constructor(private readonly connection: Reads, private readonly workspaceId: () => number) {}
 
   private symbols(sql: string, values: PgValue[]): Promise<SymbolRow[]> {
     return this.connection.arrays<SymbolRow>(sql, [this.workspaceId(), ...values]);

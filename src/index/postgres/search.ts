@@ -19,7 +19,7 @@ import { camelHumps, camelRegex, firstHumpPrefix, fuzzyPattern, prefixEnd } from
 import type { NarrowRow, TierLookups, TierRead } from '../search-plan.js';
 import { signatureWords } from '../signature-words.js';
 import type { MatchTier, SearchSpec, StoredSymbol, SymbolFilters } from '../store.js';
-import type { Connection, PgValue } from './connection.js';
+import type { PgValue, Reads } from './connection.js';
 import { ROW_ID, SYMBOL_COLUMNS, SYMBOL_JOINS, toSymbol, type SymbolRow } from './rows.js';
 
 /** Within a tier: as SQLite's ORDER_IN_TIER, with the row id as the last tie (SQLite's index order). */
@@ -140,7 +140,7 @@ function tierSource(tier: MatchTier, spec: SearchSpec): TierSql {
 }
 
 /** The tier lookups of one workspace. */
-export function postgresTierLookups(connection: Connection, workspaceId: () => number): TierLookups<TierSql> {
+export function postgresTierLookups(connection: Reads, workspaceId: () => number): TierLookups<TierSql> {
   // $1 is the workspace in every tier's SQL.
   const bind = (source: { values: PgValue[] }, ...more: PgValue[]): PgValue[] => [workspaceId(), ...source.values.slice(1), ...more];
   const next = (source: { values: PgValue[] }, offset = 0): string => `$${source.values.length + 1 + offset}`;

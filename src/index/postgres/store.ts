@@ -2,17 +2,23 @@
  * The shared SymbolStore: one workspace's index in a PostgreSQL database that may hold many. It composes the
  * parts, each one job: connection.ts (pool, LISTEN client, errors), schema.ts (migrations, workspaces),
  * search.ts (the tiers), reader.ts (the other reads), writer.ts (the writes). It answers exactly as the
- * SQLite store does. A read-only store (a replica) checks the schema and the workspace and never writes.
+ * SQLite store does. A read-only store (a replica) checks the schema and the workspace and never writes; its reads
+ * are fenced (connection.ts): it never answers from an older version than one it answered from, when it reads a hot
+ * standby or moves to another server of a multi-host URL.
+ *
+ * How it learns of new versions: on a primary, LISTEN (the writer NOTIFYs each commit), checked every 30 s; on a hot
+ * standby, where NOTIFY is not delivered and LISTEN is refused, by asking the workspace's version every
+ * STANDBY_POLL_MS. Answers never wait for either: every read asks the database.
  */
-import type pg from 'pg';
+import pg from 'pg';
 import { PlumbError } from '../../errors.js';
 import type { LanguageId } from '../../syntax/types.js';
 import { planSearch } from '../search-plan.js';
 import type {
   FileFilter, FileStamp, FileState, FileUpdate, IndexedFileInfo, PackageInfo, PackageRef, PackageSymbolsSpec,
-  SearchPage, SearchSpec, StoreCounts, StoredSymbol, StoreInfo, SymbolStore,
+  ReplicationInfo, SearchPage, SearchSpec, StoreCounts, StoredSymbol, StoreInfo, SymbolStore,
 } from '../store.js';
-import { Connection, endClient } from './connection.js';
+import { Connection, endClient, type ServerOf } from './connection.js';
 import { PostgresQueries } from './reader.js';
 import { openForReading, openForWriting, SCHEMA_VERSION, type WorkspaceRow } from './schema.js';
 import { postgresTierLookups } from './search.js';
@@ -38,6 +44,30 @@ export const CHANNEL = 'plumb_index';
  */
 const LISTEN_CHECK_MS = 30_000;
 
+/** How often a store on a hot standby asks the workspace's version (NOTIFY does not reach a standby). */
+export const STANDBY_POLL_MS = 500;
+
+/** The deadline of asking a standby's primary for its version (/status), and how long a primary that did not answer is left. */
+const PRIMARY_DEADLINE_MS = 1000;
+const PRIMARY_RETRY_MS = 5000;
+
+/** The workspace row with what the server says of its replication (a standby's receiver and replay). */
+interface InfoRow extends WorkspaceRow {
+  standby: boolean;
+  replay_lag_ms: number | null;
+  last_replayed: Date | null;
+  receiving: string | null;
+  sender_host: string | null;
+  sender_port: number | null;
+}
+
+const INFO_SQL = `SELECT w.*, pg_is_in_recovery() AS standby,
+  CASE WHEN NOT pg_is_in_recovery() THEN NULL
+    WHEN pg_last_wal_receive_lsn() IS NOT NULL AND pg_last_wal_receive_lsn() <= pg_last_wal_replay_lsn() THEN 0
+    ELSE greatest(0, extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp()) * 1000)::float8 END AS replay_lag_ms,
+  pg_last_xact_replay_timestamp() AS last_replayed, r.status AS receiving, r.sender_host, r.sender_port
+  FROM workspaces w LEFT JOIN pg_stat_wal_receiver r ON true WHERE w.id = $1`;
+
 export class PostgresSymbolStore implements SymbolStore {
   private readonly connection: Connection;
   private readonly workspace: WorkspaceRow;
@@ -50,6 +80,10 @@ export class PostgresSymbolStore implements SymbolStore {
   private listening: Promise<void> | undefined;
   private retry: NodeJS.Timeout | undefined;
   private check: NodeJS.Timeout | undefined;
+  /** The primary the standby streamed from when last asked. */
+  private lastPrimary: { host: string; port: number } | undefined;
+  /** A standby's primary, asked for its version by /status. */
+  private primary: { key: string; client: pg.Client | undefined; retryAt: number; error?: string } | undefined;
   /** The last version this store knows of (its own writes, notifications, a check after reconnecting). */
   private seenVersion: number;
   private closed = false;
@@ -60,9 +94,11 @@ export class PostgresSymbolStore implements SymbolStore {
     this.readOnly = readOnly;
     this.seenVersion = workspace.version;
     const id = (): number => workspace.id;
-    this.queries = new PostgresQueries(connection, id);
+    // A replica's reads are fenced by the workspace's version (connection.ts).
+    if (readOnly) connection.fence(id);
+    this.queries = new PostgresQueries(connection.reads, id);
     this.writes = new PostgresWrites(connection, id, workspace.name);
-    this.lookups = postgresTierLookups(connection, id);
+    this.lookups = postgresTierLookups(connection.reads, id);
   }
 
   /**
@@ -92,10 +128,10 @@ export class PostgresSymbolStore implements SymbolStore {
   }
 
   async storeInfo(): Promise<StoreInfo> {
-    const rows = await this.connection.rows<WorkspaceRow>('SELECT * FROM workspaces WHERE id = $1', [this.workspace.id]);
+    const rows = await this.connection.reads.rows<InfoRow>(INFO_SQL, [this.workspace.id]);
     const row = rows[0];
     if (!row) throw new PlumbError('store_unavailable', `Index store ${this.location} no longer holds workspace '${this.workspace.name}'`, { retryAfter: 2, details: { store: this.location } });
-    return {
+    const info: StoreInfo = {
       backend: 'postgres',
       location: this.location,
       schemaVersion: SCHEMA_VERSION,
@@ -104,6 +140,62 @@ export class PostgresSymbolStore implements SymbolStore {
       lastUpdate: row.last_update ? row.last_update.toISOString() : null,
       build: row.build_state ? { state: row.build_state, filesTotal: row.files_total ?? 0 } : null,
     };
+    if (row.standby) info.replication = await this.replication(row);
+    return info;
+  }
+
+  /** A standby's replication: its receiver and replay, and the version on the primary it streams from when that answers. */
+  private async replication(row: InfoRow): Promise<ReplicationInfo> {
+    // The primary it streams from; while it does not stream (the primary down), the one it streamed from last.
+    if (row.sender_host) this.lastPrimary = { host: row.sender_host, port: row.sender_port ?? 5432 };
+    const from = this.lastPrimary;
+    const primary = from ? `${from.host.includes(':') ? `[${from.host}]` : from.host}:${from.port}` : null;
+    const asked = from ? await this.primaryVersion(from.host, from.port) : { version: null, error: `the standby ${row.receiving === 'streaming' ? 'does not say which primary it streams from to this user (a superuser or a member of pg_read_all_stats sees it)' : 'is not streaming from a primary'}` };
+    return {
+      streaming: row.receiving === 'streaming',
+      replayLagMs: Math.round(row.replay_lag_ms ?? 0),
+      lastReplayed: row.last_replayed ? row.last_replayed.toISOString() : null,
+      primary,
+      primaryVersion: asked.version,
+      ...(asked.error ? { primaryError: asked.error } : {}),
+    };
+  }
+
+  /**
+   * The workspace's version on a standby's primary (host and port as the standby's WAL receiver names them; user,
+   * password and database of the store URL): one connection kept for it, a short deadline, and a primary that did
+   * not answer left alone for a while, so /status stays prompt while the primary is down.
+   */
+  private async primaryVersion(host: string, port: number): Promise<{ version: number | null; error?: string }> {
+    const key = `${host}:${port}`;
+    if (this.primary?.key !== key) {
+      if (this.primary?.client) void endClient(this.primary.client, PRIMARY_DEADLINE_MS);
+      this.primary = { key, client: undefined, retryAt: 0 };
+    }
+    const state = this.primary;
+    if (state.retryAt > Date.now()) return { version: null, error: state.error };
+    try {
+      if (!state.client) {
+        const client = new pg.Client({ ...credentials(this.connection.url), host, port, connectionTimeoutMillis: PRIMARY_DEADLINE_MS, query_timeout: PRIMARY_DEADLINE_MS, application_name: 'plumb-status' });
+        client.on('error', () => undefined);
+        state.client = client;
+        await client.connect();
+      }
+      const result = await state.client.query<{ version: string }>('SELECT version FROM workspaces WHERE id = $1', [this.workspace.id]);
+      const version = result.rows[0] ? Number(result.rows[0].version) : null;
+      return version === null ? { version, error: `${key} holds no workspace '${this.workspace.name}'` } : { version };
+    } catch (error) {
+      if (state.client) void endClient(state.client, PRIMARY_DEADLINE_MS);
+      state.client = undefined;
+      state.retryAt = Date.now() + PRIMARY_RETRY_MS;
+      state.error = `the primary ${key} does not answer: ${error instanceof Error ? error.message : String(error)}`;
+      return { version: null, error: state.error };
+    }
+  }
+
+  /** The highest workspace version a read of this (read-only) store has answered from. */
+  get answeredVersion(): number {
+    return this.connection.answeredVersion;
   }
 
   async search(spec: SearchSpec): Promise<SearchPage> {
@@ -226,43 +318,63 @@ export class PostgresSymbolStore implements SymbolStore {
 
   private async listen(): Promise<void> {
     if (this.closed) return;
-    const client = this.connection.client();
-    this.listener = client;
     let dropped = false;
+    let client: pg.Client | undefined;
     const reconnect = (): void => {
       if (dropped || this.closed) return;
       dropped = true;
-      this.listener = undefined;
+      if (this.listener === client) this.listener = undefined;
       if (this.check) clearInterval(this.check);
       this.check = undefined;
-      void endClient(client, this.connection.deadlines.read);
+      if (client) void endClient(client, this.connection.deadlines.read);
       this.retry = setTimeout(() => {
         this.retry = undefined;
         this.listening = this.listen();
       }, 1000);
       this.retry.unref?.();
     };
-    client.on('error', reconnect);
-    client.on('end', reconnect);
-    client.on('notification', (message) => {
-      if (message.channel !== CHANNEL || !message.payload || this.connection.ownPids.has(message.processId)) return;
-      const at = message.payload.lastIndexOf(':');
-      if (message.payload.slice(0, at) !== this.workspace.name) return;
-      this.changed(Number(message.payload.slice(at + 1)));
-    });
-    // A change committed while no LISTEN was in place (the database restarting), or a notification lost: tell it now.
+    let server: ServerOf;
+    try {
+      // Connecting and each statement have the read deadline (connection.ts): a database that does not answer is tried again.
+      ({ client, server } = await this.connection.listenClient());
+    } catch {
+      reconnect();
+      return;
+    }
+    if (this.closed) {
+      void endClient(client, this.connection.deadlines.read);
+      return;
+    }
+    const listening = client;
+    this.listener = listening;
+    listening.on('error', reconnect);
+    listening.on('end', reconnect);
+    // A change committed while nothing listened (the database restarting), a notification lost, or on a standby every
+    // change: told now. A server that became or stopped being a standby (a promotion) is connected to afresh.
     const catchUp = async (): Promise<void> => {
-      const rows = await client.query<{ version: string | number }>('SELECT version FROM workspaces WHERE id = $1', [this.workspace.id]);
-      const version = Number(rows.rows[0]?.version ?? this.seenVersion);
+      const rows = await listening.query<{ version: string | number; standby: boolean }>('SELECT version, pg_is_in_recovery() AS standby FROM workspaces WHERE id = $1', [this.workspace.id]);
+      const row = rows.rows[0];
+      if (row && row.standby !== server.standby) {
+        reconnect();
+        return;
+      }
+      const version = Number(row?.version ?? this.seenVersion);
       if (version !== this.seenVersion && !dropped) this.changed(version);
     };
     try {
-      // Connecting and each statement have the read deadline (connection.ts): a database that does not answer is tried again.
-      await client.connect();
-      await client.query(`LISTEN ${CHANNEL}`);
+      if (!server.standby) {
+        listening.on('notification', (message) => {
+          if (message.channel !== CHANNEL || !message.payload || this.connection.ownPids.has(message.processId)) return;
+          const at = message.payload.lastIndexOf(':');
+          if (message.payload.slice(0, at) !== this.workspace.name) return;
+          this.changed(Number(message.payload.slice(at + 1)));
+        });
+        // A hot standby refuses LISTEN (NOTIFY is not replicated): it is polled instead.
+        await listening.query(`LISTEN ${CHANNEL}`);
+      }
       await catchUp();
       if (dropped || this.closed) return;
-      this.check = setInterval(() => void catchUp().catch(reconnect), LISTEN_CHECK_MS);
+      this.check = setInterval(() => void catchUp().catch(reconnect), server.standby ? STANDBY_POLL_MS : LISTEN_CHECK_MS);
       this.check.unref?.();
     } catch {
       reconnect();
@@ -286,7 +398,24 @@ export class PostgresSymbolStore implements SymbolStore {
     if (this.retry) clearTimeout(this.retry);
     if (this.check) clearInterval(this.check);
     this.listeners.clear();
+    if (this.primary?.client) void endClient(this.primary.client, PRIMARY_DEADLINE_MS);
     if (this.listener) await endClient(this.listener, this.connection.deadlines.read);
     await this.connection.end();
+  }
+}
+
+/** User, password and database of a store URL (its first server's), for a connection to another host. */
+function credentials(url: string): pg.ClientConfig {
+  const first = url.replace(/^(postgres(?:ql)?:\/\/(?:[^@/?#]*@)?)([^,/?#]*)(?:,[^/?#]*)?/, '$1$2');
+  try {
+    const parsed = new URL(first);
+    return {
+      user: parsed.username ? decodeURIComponent(parsed.username) : undefined,
+      password: parsed.password ? decodeURIComponent(parsed.password) : undefined,
+      database: parsed.pathname.length > 1 ? decodeURIComponent(parsed.pathname.slice(1)) : undefined,
+      ssl: ['require', 'verify-ca', 'verify-full'].includes(parsed.searchParams.get('sslmode') ?? '') ? { rejectUnauthorized: parsed.searchParams.get('sslmode') !== 'require' } : undefined,
+    };
+  } catch {
+    return {};
   }
 }
