@@ -181,6 +181,25 @@ export interface LanguageRules {
   bases: BaseRules;
   /** A declaration's head ends at `:` at bracket depth 0 (Python), not only at `{` or `;`. */
   colonEndsHead?: boolean;
+  /** How the language's tests are written (impact, changes and context list the tests a symbol reaches). */
+  tests?: TestRules;
+}
+
+/**
+ * A language's test conventions: which files hold tests, which symbols are tests, and which calls open a
+ * named test block. A test is named as its runner names it (`CodePointToUtf8Test.CanEncodeNul`, `TestList`,
+ * `tests/test_app.py::TestApp::test_run`, `ZodString > min`).
+ */
+export interface TestRules {
+  /** A test file, by its root-relative path (`*_test.go`, `test_*.py`, `*.test.ts`, `*_test.cc`). */
+  file: RegExp;
+  /** The test a symbol is, named as its runner names it; undefined when it is none. `inTestFile` says whether its file is a test file. */
+  testName?(symbol: StoredSymbol, inTestFile: boolean): string | undefined;
+  /**
+   * Calls that open a named test block, the name their first argument (`describe('x', ...)`, `it('y', ...)`):
+   * a place inside them is in the test `x > y`. Read from the syntax tree (src/syntax/test-blocks.ts).
+   */
+  blockCalls?: readonly string[];
 }
 
 /**

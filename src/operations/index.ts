@@ -9,6 +9,7 @@ import { counterpartOperation } from './counterpart.js';
 import { declarationOperation } from './declaration.js';
 import { getSymbolOperation } from './get-symbol.js';
 import { hierarchyOperation } from './hierarchy.js';
+import { impactOperation } from './impact.js';
 import { implementationsOperation } from './implementations.js';
 import { inheritorsOperation } from './inheritors.js';
 import { membersOperation } from './members.js';
@@ -34,6 +35,7 @@ export const OPERATIONS: Operation[] = [
   implementationsOperation,
   callersOperation,
   calleesOperation,
+  impactOperation,
   signatureOperation,
   docOperation,
   counterpartOperation,

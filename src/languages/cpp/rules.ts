@@ -1,5 +1,5 @@
 /** C and C++: how names are declared, owned, inherited and looked up (DESIGN.md, "Precise rules"). */
-import type { BaseCandidate, BaseLookup, LanguageRules } from '../types.js';
+import type { BaseCandidate, BaseLookup, LanguageRules, TestRules } from '../types.js';
 import type { StoredSymbol } from '../../index/store.js';
 import { endsWith, pathEndsWith, splitQualified, startsWith, writtenStatic } from '../names.js';
 
@@ -29,6 +29,21 @@ function ruledOut(_child: StoredSymbol, _written: string, segments: string[], ca
   return segments.length > 1 && !endsWith(splitQualified(candidate.symbol.qualifiedName), segments);
 }
 
+/** googletest's test macros: `TEST(Suite, Name)` and its kin, indexed as functions whose two parameters are the names. */
+const GTEST_MACROS = new Set(['TEST', 'TEST_F', 'TEST_P', 'TYPED_TEST', 'TYPED_TEST_P', 'GTEST_TEST']);
+
+/** C and C++ tests: googletest's `TEST(Suite, Name)` macros (and the `Suite_Name_Test::TestBody` a server names), in `*_test.cc`, `*_unittest.cc`, `*-test.cc` files. */
+const tests: TestRules = {
+  file: /(^|\/)([^/]*[_-](unit)?tests?|test_[^/]*)\.(c|cc|cpp|cxx|c\+\+|h|hh|hpp)$/i,
+  testName(symbol) {
+    if (symbol.kind === 'function' && GTEST_MACROS.has(symbol.name) && symbol.parameters.length === 2) {
+      return `${symbol.parameters[0].type}.${symbol.parameters[1].type}`;
+    }
+    const body = symbol.name === 'TestBody' ? /^(\w+?)_(\w+)_Test$/.exec(symbol.containingType ?? '') : null;
+    return body ? `${body[1]}.${body[2]}` : undefined;
+  },
+};
+
 export const cppRules: LanguageRules = {
   family: 'c',
   overloads: true,
@@ -40,6 +55,7 @@ export const cppRules: LanguageRules = {
   accessLabels: true,
   isStatic: (member) => writtenStatic(member.signature),
   bases: { score, ruledOut },
+  tests,
 };
 
 /** C: C++'s rules without overloads, access labels or static members (a `static` function is file-local, not class-level). */

@@ -1,6 +1,12 @@
 /** C#: overloads by parameter types; partial classes across a project; private by default. */
-import type { LanguageRules } from '../types.js';
+import type { LanguageRules, TestRules } from '../types.js';
 import { modifiersOf, writtenStatic } from '../names.js';
+
+/** NUnit, xUnit and MSTest: `*Tests.cs` files and `*.Tests/` projects, methods marked `[Test]`, `[Fact]`, `[Theory]`, `[TestMethod]`, `[TestCase]`. */
+const tests: TestRules = {
+  file: /Tests?\.cs$|(^|\/)[^/]*\.Tests?\//,
+  testName: (symbol) => (symbol.kind === 'method' && symbol.containingType && /\[\s*(Test|Fact|Theory|TestMethod|TestCase)\b/.test(symbol.signature) ? `${symbol.containingType}.${symbol.name}` : undefined),
+};
 
 export const csharpRules: LanguageRules = {
   family: 'csharp',
@@ -15,4 +21,5 @@ export const csharpRules: LanguageRules = {
     return type.kind === 'interface' || member.kind === 'enum_member' ? 'public' : 'private';
   },
   bases: {},
+  tests,
 };

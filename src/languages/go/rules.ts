@@ -1,5 +1,5 @@
 /** Go: a package is a directory; methods live anywhere in it; interfaces are satisfied without being named. */
-import type { BaseCandidate, BaseLookup, LanguageRules } from '../types.js';
+import type { BaseCandidate, BaseLookup, LanguageRules, TestRules } from '../types.js';
 import type { StoredSymbol } from '../../index/store.js';
 import { dirOf, pathEndsWith } from '../names.js';
 
@@ -18,6 +18,12 @@ function ruledOut(child: StoredSymbol, _written: string, segments: string[], can
   return segments.length === 1 && !candidate.places.some((p) => dirOf(p.file) === dirOf(child.file));
 }
 
+/** `go test`'s conventions: `*_test.go` files and their top-level `TestX`, `BenchmarkX`, `FuzzX` and `ExampleX` functions. */
+const tests: TestRules = {
+  file: /_test\.go$/,
+  testName: (symbol, inTestFile) => (inTestFile && symbol.kind === 'function' && !symbol.containingType && /^(Test|Benchmark|Fuzz|Example)(?![a-z])/.test(symbol.name) ? symbol.name : undefined),
+};
+
 export const goRules: LanguageRules = {
   family: 'go',
   overloads: false,
@@ -27,4 +33,5 @@ export const goRules: LanguageRules = {
   visibility: (_type, member) => (/^\p{Lu}/u.test(member.name) ? 'public' : 'package'),
   structuralTypes: true,
   bases: { squareBracketArguments: true, score, ruledOut },
+  tests,
 };

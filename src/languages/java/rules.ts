@@ -1,6 +1,16 @@
 /** Java: overloads by parameter types; package-private by default. */
-import type { LanguageRules } from '../types.js';
+import type { LanguageRules, TestRules } from '../types.js';
 import { modifiersOf, writtenStatic } from '../names.js';
+
+/** JUnit: `src/test/` and `*Test.java` files, methods annotated `@Test` (or JUnit 3's `test*` in a test file), named `Class.method`. */
+const tests: TestRules = {
+  file: /(^|\/)src\/test\/|(Test|Tests|IT)\.java$/,
+  testName(symbol, inTestFile) {
+    if (symbol.kind !== 'method' || !symbol.containingType) return undefined;
+    const annotated = /@(Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b/.test(symbol.signature);
+    return annotated || (inTestFile && /^test/.test(symbol.name)) ? `${symbol.containingType}.${symbol.name}` : undefined;
+  },
+};
 
 export const javaRules: LanguageRules = {
   family: 'java',
@@ -15,4 +25,5 @@ export const javaRules: LanguageRules = {
     return type.kind === 'interface' || member.kind === 'enum_member' ? 'public' : 'package';
   },
   bases: {},
+  tests,
 };

@@ -1,5 +1,5 @@
 /** Python: attributes looked up by name, modules by path, bases through what the file imports. */
-import type { BaseCandidate, BaseLookup, LanguageRules } from '../types.js';
+import type { BaseCandidate, BaseLookup, LanguageRules, TestRules } from '../types.js';
 import type { StoredSymbol } from '../../index/store.js';
 import { dirOf, pathEndsWith } from '../names.js';
 
@@ -44,6 +44,17 @@ async function score(lookup: BaseLookup, child: StoredSymbol, _written: string, 
   return moduleFileScore(candidate, modulePath);
 }
 
+/** pytest's conventions: `test_*.py` / `*_test.py` files, their `test*` functions and the `test*` methods of their classes, named as pytest's node ids. */
+const tests: TestRules = {
+  file: /(^|\/)(test_[^/]*|[^/]*_test|conftest)\.py$/,
+  testName(symbol, inTestFile) {
+    if (!inTestFile || !symbol.name.startsWith('test')) return undefined;
+    if (symbol.kind === 'function' && !symbol.containingType) return `${symbol.file}::${symbol.name}`;
+    if (symbol.kind === 'method' && symbol.containingType) return `${symbol.file}::${symbol.containingType}::${symbol.name}`;
+    return undefined;
+  },
+};
+
 export const pythonRules: LanguageRules = {
   family: 'python',
   overloads: false,
@@ -53,4 +64,5 @@ export const pythonRules: LanguageRules = {
   isStatic: (member) => (member.kind === 'method' ? /@\s*(staticmethod|classmethod)\b/.test(member.signature) : undefined),
   bases: { squareBracketArguments: true, implicitRoot: 'object', score },
   colonEndsHead: true,
+  tests,
 };

@@ -1,6 +1,16 @@
 /** Rust: impl blocks across a crate; a method without `self` is an associated (static) function; private by default. */
-import type { LanguageRules } from '../types.js';
+import type { LanguageRules, TestRules } from '../types.js';
 import { modifiersOf } from '../names.js';
+
+/** `cargo test`: `tests/*.rs` integration tests and `#[test]` functions (in a `mod tests` or anywhere), named by their path. */
+const tests: TestRules = {
+  file: /(^|\/)tests\/[^/]*\.rs$/,
+  testName(symbol, inTestFile) {
+    if (symbol.kind !== 'function') return undefined;
+    const marked = /#\[\s*(tokio::)?test\b/.test(symbol.signature) || /(^|::)tests::/.test(symbol.qualifiedName) || (inTestFile && !symbol.containingType);
+    return marked ? symbol.qualifiedName : undefined;
+  },
+};
 
 export const rustRules: LanguageRules = {
   family: 'rust',
@@ -16,4 +26,5 @@ export const rustRules: LanguageRules = {
     return written[3] === 'crate' ? 'crate' : written[3] ? `pub(${written[3]})` : 'public';
   },
   bases: {},
+  tests,
 };

@@ -1,6 +1,6 @@
 /** TypeScript, TSX and JavaScript: one family; attributes by name; bases through the file's imports. */
 import path from 'node:path';
-import type { BaseCandidate, BaseLookup, LanguageRules } from '../types.js';
+import type { BaseCandidate, BaseLookup, LanguageRules, TestRules } from '../types.js';
 import type { StoredSymbol } from '../../index/store.js';
 import { dirOf, modifiersOf, writtenStatic } from '../names.js';
 
@@ -27,6 +27,12 @@ async function score(lookup: BaseLookup, child: StoredSymbol, _written: string, 
   return candidate.places.some((p) => specifier === p.package || specifier.startsWith(`${p.package}/`)) ? 2 : 1;
 }
 
+/** Jest, Vitest, Mocha and node:test: `*.test.ts` / `*.spec.js` files and `__tests__/`, tests named by their `describe` / `it` / `test` blocks. */
+const tests: TestRules = {
+  file: /[._-](test|spec)\.[cm]?[jt]sx?$|(^|\/)__tests__\//,
+  blockCalls: ['describe', 'context', 'suite', 'it', 'test', 'specify', 'bench'],
+};
+
 export const scriptRules: LanguageRules = {
   family: 'script',
   overloads: false,
@@ -40,4 +46,5 @@ export const scriptRules: LanguageRules = {
     return written ? written[2] : 'public';
   },
   bases: { score },
+  tests,
 };
