@@ -3,7 +3,7 @@
  * /symbols/signature, /symbols/doc (and their MCP tools).
  */
 import { Type, type Static } from 'typebox';
-import { FormatParam } from './common.js';
+import { FormatParam, ServerOutcome } from './common.js';
 import { SymbolSelectorParams } from './hierarchy.js';
 import { Envelope, IndexSymbol, Offset } from './symbols.js';
 
@@ -54,15 +54,6 @@ export const CallResult = Type.Object({
 });
 export type CallResult = Static<typeof CallResult>;
 
-export const CallsServer = Type.Object({
-  language: Type.String(),
-  state: Type.Union([Type.Literal('answered'), Type.Literal('indexing'), Type.Literal('unsupported'), Type.Literal('unavailable'), Type.Literal('failed')], {
-    description: '`answered`; `indexing` (answered while still indexing: may be incomplete); `unsupported` (no server for the language, or it has no call hierarchy); `unavailable` (not installed or not started); `failed` (an error or a timeout)',
-  }),
-  reason: Type.Optional(Type.String()),
-});
-export type CallsServer = Static<typeof CallsServer>;
-
 export const CallsResponse = Type.Object({
   symbol: IndexSymbol,
   direction: Type.Union([Type.Literal('incoming'), Type.Literal('outgoing')]),
@@ -71,7 +62,7 @@ export const CallsResponse = Type.Object({
   ...Envelope,
   source: Type.Union([Type.Literal('lsp'), Type.Literal('index')], { description: '`lsp`: the server\'s call hierarchy; `index`: the syntactic fallback over the indexed files' }),
   precision: Type.Union([Type.Literal('semantic'), Type.Literal('syntactic')], { description: '`semantic`: the server\'s answer; `syntactic`: name matches of call expressions (same-named functions are not told apart)' }),
-  server: CallsServer,
+  server: ServerOutcome,
   omitted: Type.Integer({ description: 'Callers or callees found but left out by the node cap or the request budget (depth > 1)' }),
 });
 export type CallsResponse = Static<typeof CallsResponse>;

@@ -43,3 +43,21 @@ export const FileParam = Type.String({
 /** Error responses every route can give; routes spread the ones they use. */
 export const errorResponses = (statuses: number[]): Record<number, typeof ErrorResponse> =>
   Object.fromEntries(statuses.map((status) => [status, ErrorResponse]));
+
+/**
+ * What the language-server side of an answer did, in every answer that asks a server (callers, callees,
+ * inheritors, hierarchy, implementations, usages, resolve): the server, the request the answer rests on,
+ * and how it went. Where it could not answer, the answer is the syntactic one (or the index's alone) and
+ * `reason` says why.
+ */
+export const ServerOutcome = Type.Object({
+  language: Type.String({ description: 'The language server\'s language as plumb names it (`C/C++`, `Python`), or the symbol\'s language where no server serves it' }),
+  request: Type.Union([Type.String(), Type.Null()], {
+    description: 'The LSP request the answer rests on (`callHierarchy/incomingCalls`, `typeHierarchy/subtypes`, `textDocument/implementation`, `textDocument/references`, `textDocument/definition`), or the one that failed; null when none was asked',
+  }),
+  state: Type.Union([Type.Literal('answered'), Type.Literal('indexing'), Type.Literal('unsupported'), Type.Literal('unavailable'), Type.Literal('failed')], {
+    description: '`answered` (with nothing the answer could use, `reason` says so and the answer is syntactic); `indexing` (answered while still indexing: may be incomplete); `unsupported` (no server for the language, or it does not serve the request); `unavailable` (not installed, not started, unhealthy); `failed` (it answered with an error, or timed out)',
+  }),
+  reason: Type.Optional(Type.String({ description: 'Why the state: what the server lacks or what failed, or its indexing progress' })),
+}, { description: 'What the language server did for this answer' });
+export type ServerOutcome = Static<typeof ServerOutcome>;

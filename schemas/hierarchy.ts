@@ -3,7 +3,7 @@
  * /symbols/implementations (and their MCP tools).
  */
 import { Type, type Static } from 'typebox';
-import { FormatParam } from './common.js';
+import { FormatParam, ServerOutcome } from './common.js';
 import { Envelope, IndexSymbol, KindParam, LanguageSchema, Offset } from './symbols.js';
 
 export const INHERITORS_LIMIT_DEFAULT = 100;
@@ -28,17 +28,6 @@ const SourceSchema = Type.Union([Type.Literal('index'), Type.Literal('lsp'), Typ
 const Depth = (fallback: string, max: number, what: string) => Type.Optional(Type.String({
   description: `${what}: an integer from 1 to ${max}, or \`all\` (default ${fallback})`,
 }));
-
-/** What the server side of an answer did: which request it asked, or why it could not. */
-export const ServerPart = Type.Object({
-  language: Type.String(),
-  request: Type.Union([Type.String(), Type.Null()], { description: 'The LSP request asked (typeHierarchy/subtypes, textDocument/implementation), or null when none was' }),
-  state: Type.Union([Type.Literal('answered'), Type.Literal('unsupported'), Type.Literal('unavailable'), Type.Literal('failed'), Type.Literal('indexing')], {
-    description: '`answered`; `indexing` (answered while the server was still indexing: may be incomplete); `unsupported` (the server has no such request); `unavailable` (not installed or not started); `failed` (it answered with an error or timed out)',
-  }),
-  message: Type.Optional(Type.String()),
-});
-export type ServerPart = Static<typeof ServerPart>;
 
 export const InheritorsQuery = Type.Object({
   ...SymbolSelectorParams,
@@ -66,7 +55,7 @@ export const InheritorsResponse = Type.Object({
   results: Type.Array(Inheritor),
   ...Envelope,
   source: SourceSchema,
-  server: Type.Optional(ServerPart),
+  server: Type.Optional(ServerOutcome),
 });
 export type InheritorsResponse = Static<typeof InheritorsResponse>;
 
@@ -116,7 +105,7 @@ export const HierarchyResponse = Type.Object({
   truncated: Type.Boolean(),
   partial: Type.Optional(Type.Boolean()),
   reason: Type.Optional(Type.String()),
-  server: Type.Optional(ServerPart),
+  server: Type.Optional(ServerOutcome),
   elapsedMs: Type.Number(),
 });
 export type HierarchyResponse = Omit<Static<typeof HierarchyResponse>, 'supertypes' | 'subtypes'> & { supertypes: HierarchyNode[]; subtypes: HierarchyNode[] };
@@ -143,6 +132,6 @@ export const ImplementationsResponse = Type.Object({
   results: Type.Array(Implementation),
   ...Envelope,
   source: SourceSchema,
-  server: Type.Optional(ServerPart),
+  server: Type.Optional(ServerOutcome),
 });
 export type ImplementationsResponse = Static<typeof ImplementationsResponse>;

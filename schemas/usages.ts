@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { FileParam, FormatParam, SymbolKindSchema } from './common.js';
+import { FileParam, FormatParam, ServerOutcome, SymbolKindSchema } from './common.js';
 import { Envelope, IndexSymbol, KindParam, LanguageSchema, Offset } from './symbols.js';
 
 export const USAGES_LIMIT_DEFAULT = 50;
@@ -66,6 +66,7 @@ export const UsagesResponse = Type.Object({
   precision: Type.Union([Type.Literal('semantic'), Type.Literal('syntactic')], {
     description: '`semantic`: the language server\'s references; `syntactic`: every identifier token with the symbol\'s name (not in comments or strings), where no server serves the language or it failed. `reason` says why',
   }),
+  server: ServerOutcome,
   filesScanned: Type.Optional(Type.Integer({ description: 'Syntactic usages: files read for the name' })),
   droppedIgnored: Type.Integer({ description: 'References the server gave in files the workspace ignores (dependencies, build output, .gitignore) or outside every root: left out' }),
 });
@@ -103,6 +104,7 @@ export const ResolveResponse = Type.Object({
     external: Type.Boolean({ description: 'Outside the workspace (a system header, a dependency\'s .d.ts, the standard library)' }),
   }), Type.Null()], { description: 'Where the language server\'s definition points; null for an index answer' }),
   source: Type.Union([Type.Literal('lsp'), Type.Literal('index')], { description: '`lsp`: the language server\'s definition (or declaration); `index`: symbols named like the identifier, same file first, then same package, then same language' }),
+  server: ServerOutcome,
   candidates: Type.Optional(Type.Integer({ description: 'Index answers: how many symbols carry the name (the best one is answered)' })),
   reason: Type.Optional(Type.String({ description: 'Why the answer comes from the index, or why it is partial' })),
   partial: Type.Optional(Type.Boolean()),

@@ -10,6 +10,8 @@ export type ErrorCode =
   | 'unsupported_language'
   | 'server_unavailable'
   | 'server_timeout'
+  /** A request of a batch not answered within the batch's time limit (batch.timeoutMs): the others are whole. */
+  | 'batch_timeout'
   /** The index's store (a PostgreSQL database) cannot be reached, or holds no index this plumb can read. */
   | 'store_unavailable'
   | 'unauthorized'
@@ -37,6 +39,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   server_unavailable: 503,
   store_unavailable: 503,
   server_timeout: 504,
+  batch_timeout: 504,
   internal_error: 500,
 };
 
@@ -66,4 +69,9 @@ export function invalidParameter(name: string, message: string): PlumbError {
 
 export function isPlumbError(value: unknown): value is PlumbError {
   return value instanceof PlumbError;
+}
+
+/** The caller went away (request_cancelled, the one code for it): never a failure to fall back from, always passed on. */
+export function isCancelled(error: unknown): error is PlumbError {
+  return error instanceof PlumbError && error.code === 'request_cancelled';
 }

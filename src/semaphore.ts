@@ -2,7 +2,8 @@ import { PlumbError } from './errors.js';
 
 /**
  * At most `size` holders at once; the rest wait in order. Expensive answers (a large file's outline) take a
- * permit, so many at once queue instead of each holding a language server's whole answer in memory.
+ * permit, so many at once queue instead of each holding a language server's whole answer in memory; one
+ * answer's server requests take one each (src/symbols/server-conversation.ts), so it never floods a server.
  */
 export class Semaphore {
   private held = 0;
@@ -11,8 +12,8 @@ export class Semaphore {
   constructor(readonly size: number) {}
 
   /**
-   * Runs `work` holding a permit; a caller that goes away while waiting stops waiting, and so does one that
-   * waited `limit.timeoutMs` (failing with `limit.timeoutError()`).
+   * Runs `work` holding a permit; a caller that goes away while waiting stops waiting (request_cancelled), and
+   * so does one that waited `limit.timeoutMs` (failing with `limit.timeoutError()`).
    */
   async run<T>(work: () => Promise<T>, signal?: AbortSignal, limit?: { timeoutMs: number; timeoutError(): PlumbError }): Promise<T> {
     await this.acquire(signal, limit);
@@ -43,7 +44,7 @@ export class Semaphore {
         if (at >= 0) this.waiting.splice(at, 1);
         reject(error);
       };
-      const onAbort = (): void => leave(new PlumbError('server_timeout', 'The request was cancelled while it waited for other large answers to finish', { details: { cancelled: true } }));
+      const onAbort = (): void => leave(new PlumbError('request_cancelled', 'The request was cancelled while it waited for its turn: the caller went away'));
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       if (limit) timer = setTimeout(() => leave(limit.timeoutError()), limit.timeoutMs);

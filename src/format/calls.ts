@@ -2,7 +2,7 @@
 import type { CallNode, CallsResponse, DocResponse, SignatureResponse } from '../../schemas/calls.js';
 import type { IndexSymbol } from '../../schemas/symbols.js';
 import { displayKind } from '../kinds.js';
-import { fenced, fenceLanguage, markdownTable } from './markdown.js';
+import { fenced, fenceLanguage, markdownTable, serverLine } from './markdown.js';
 
 
 function heading(symbol: IndexSymbol): string {
@@ -34,7 +34,7 @@ export function callsMarkdown(answer: CallsResponse): string {
   const lines = [`# ${answer.direction === 'incoming' ? 'Callers' : 'Callees'} of ${heading(answer.symbol)}`, ''];
   if (answer.symbol.signature) lines.push(`\`${answer.symbol.signature}\``, '');
   lines.push(`Depth ${answer.depth}. ${pageLine(answer, noun)} Precision: ${answer.precision} (${answer.source === 'lsp' ? 'the language server\'s call hierarchy' : 'call expressions read from the source'}).`);
-  lines.push(`Server (${answer.server.language}): ${answer.server.state}${answer.server.reason ? ` — ${answer.server.reason}` : ''}.`);
+  lines.push(...serverLine(answer.server));
   if (answer.partial) lines.push(`**Partial:** ${answer.reason}.`);
   else if (answer.reason) lines.push(`Note: ${answer.reason}.`);
   if (answer.omitted > 0) lines.push(`${answer.omitted} more left out by the node cap.`);

@@ -1,17 +1,11 @@
 /** Markdown for the hierarchy operations: inheritors and implementations as tables with source, hierarchy as an indented tree. */
-import type { HierarchyNode, HierarchyResponse, ImplementationsResponse, InheritorsResponse, ServerPart } from '../../schemas/hierarchy.js';
+import type { HierarchyNode, HierarchyResponse, ImplementationsResponse, InheritorsResponse } from '../../schemas/hierarchy.js';
 import type { IndexSymbol } from '../../schemas/symbols.js';
 import { displayKind } from '../kinds.js';
-import { markdownTable } from './markdown.js';
+import { markdownTable, serverLine } from './markdown.js';
 
 function heading(symbol: IndexSymbol): string {
   return `\`${symbol.qualifiedName || symbol.name}\` (${displayKind(symbol.kind)}, ${symbol.file}:${symbol.line}, id \`${symbol.id}\`)`;
-}
-
-function serverLine(server: ServerPart | undefined): string[] {
-  if (!server) return [];
-  const what = server.request ? `${server.request}` : 'no request';
-  return [`Server (${server.language}): ${what}, ${server.state}${server.message ? ` — ${server.message}` : ''}.`];
 }
 
 function pageLine(answer: { results: unknown[]; offset: number; totalMatches: number; truncated: boolean }, noun: string): string {

@@ -1,3 +1,4 @@
+import type { ServerOutcome } from '../../schemas/common.js';
 import { languageById, languageOfPath } from '../languages/index.js';
 
 /** Markdown table cells cannot hold pipes or newlines. */
@@ -26,4 +27,10 @@ export function fenceLanguage(language: string): string {
 /** The code fence's info string for a file, by the language its extension belongs to; bare for none. */
 export function fenceOfPath(file: string): string {
   return languageOfPath(file)?.fence ?? '';
+}
+
+/** The line every answer that asked a language server shows: which, what it asked, how it went and why. */
+export function serverLine(server: ServerOutcome | undefined): string[] {
+  if (!server) return [];
+  return [`Server (${server.language}): ${server.request ?? 'no request'}, ${server.state}${server.reason ? ` — ${server.reason}` : ''}.`];
 }

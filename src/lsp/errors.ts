@@ -38,7 +38,7 @@ export function serverTimeout(server: string, method: string, timeoutMs: number,
 
 /** 499: the caller went away (its abort signal fired); nothing is sent back. */
 export function requestCancelled(method: string, server: string): PlumbError {
-  return new PlumbError('request_cancelled', `${method} to ${server} was cancelled: the caller went away`, { details: { method, cancelled: true } });
+  return new PlumbError('request_cancelled', `${method} to ${server} was cancelled: the caller went away`, { details: { method } });
 }
 
 /** A request's failure as a PlumbError: the server's ResponseError by its code, anything else the connection failing. */

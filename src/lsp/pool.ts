@@ -434,7 +434,7 @@ function delay(ms: number): Promise<void> {
 /** Stops waiting (not the work) when the caller's signal aborts. */
 function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined, language: LanguageDescriptor): Promise<T> {
   if (!signal) return promise;
-  const reason = (): PlumbError => new PlumbError('request_cancelled', `Waiting for the ${language.name} server was cancelled: the caller went away`, { details: { cancelled: true } });
+  const reason = (): PlumbError => new PlumbError('request_cancelled', `Waiting for the ${language.name} server was cancelled: the caller went away`);
   if (signal.aborted) return Promise.reject(reason());
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(reason());

@@ -13,10 +13,10 @@ import {
 } from 'vscode-languageserver-protocol';
 import {
   CALLS_DEPTH_MAX, CALLS_LIMIT_DEFAULT, CALLS_LIMIT_MAX,
-  type CallNode, type CallResult, type CallSite, type CallsQuery, type CallsResponse, type CallsServer,
+  type CallNode, type CallResult, type CallSite, type CallsQuery, type CallsResponse,
 } from '../../schemas/calls.js';
 import type { Position } from '../../schemas/common.js';
-import { invalidParameter, PlumbError } from '../errors.js';
+import { invalidParameter } from '../errors.js';
 import type { StoredSymbol } from '../index/store.js';
 import { fromLspPosition, toLspPosition } from '../lsp/convert.js';
 import type { Services } from '../services.js';
@@ -28,6 +28,9 @@ import { comparePositions, rangeHolds } from './document-symbols.js';
 import { elapsedMs } from './elapsed.js';
 import { checkLimit, listEnvelope, pageOf, partialOf, toIndexSymbol } from './envelope.js';
 import { A_CALLABLE, CALLABLE_KINDS, resolveOne, type ResolvedSymbol } from './resolve-symbol.js';
+import {
+  INCOMING_CALLS, indexingReason, OUTGOING_CALLS, semanticOr, ServerConversation, ServerRequestFailure, type ServerSession,
+} from './server-conversation.js';
 import { SourceLines } from './source-lines.js';
 import { sameFamily } from '../languages/index.js';
 
@@ -71,30 +74,25 @@ export async function findCalls(services: Services, query: CallsQuery, direction
   const depth = query.depth ?? 1;
   if (!Number.isInteger(depth) || depth < 1 || depth > CALLS_DEPTH_MAX) throw invalidParameter('depth', `must be an integer from 1 to ${CALLS_DEPTH_MAX}`);
   const target = await resolveOne(services, query, A_CALLABLE);
-  const context = new CallContext(services, signal);
+  const conversation = new ServerConversation(services, signal, { concurrency: CONCURRENCY, budget: REQUEST_BUDGET });
+  const session = await conversation.open(workspaceFile(services, target.symbol) ?? target.symbol.file, target.symbol.language, [direction === 'incoming' ? INCOMING_CALLS : OUTGOING_CALLS]);
+  const context = new CallContext(services, conversation, session);
 
-  const server = await context.probe(target.symbol);
-  let walk: Walk | undefined;
-  let precision: 'semantic' | 'syntactic' = 'semantic';
-  if (server.state === 'answered' || server.state === 'indexing') {
-    walk = await context.semantic(target, direction, depth, server);
-  }
-  if (walk && server.state === 'answered') {
+  const syntactic = (): Promise<Walk> => (direction === 'incoming' ? context.syntacticCallers(target, depth) : context.syntacticCallees(target, depth));
+  let { answer: walk, precision } = await semanticOr(session, () => context.semantic(target, direction, depth), syntactic);
+  const server = session.outcome;
+  if (precision === 'semantic') {
     // clangd starts indexing once the first file is open: the answer came while it was indexing.
-    const after = await context.probe(target.symbol);
-    if (after.state === 'indexing') Object.assign(server, after);
-  }
-  if (!walk) {
-    precision = 'syntactic';
-    walk = direction === 'incoming' ? await context.syntacticCallers(target, depth) : await context.syntacticCallees(target, depth);
-  } else if (walk.found.length === 0 && direction === 'incoming') {
-    // A server sees the callers its project holds: the TypeScript server without a tsconfig.json covering the
-    // file knows only the open files and their imports. No caller at all is checked against the source.
-    const syntactic = await context.syntacticCallers(target, depth);
-    if (syntactic.found.length > 0) {
-      precision = 'syntactic';
-      server.reason = `the ${server.language} server found no callers, but calls of the name were found in the source (the server's project may not cover the files calling it)`;
-      walk = syntactic;
+    conversation.settle(session);
+    if (walk.found.length === 0 && direction === 'incoming') {
+      // A server sees the callers its project holds: the TypeScript server without a tsconfig.json covering the
+      // file knows only the open files and their imports. No caller at all is checked against the source.
+      const fromSource = await context.syntacticCallers(target, depth);
+      if (fromSource.found.length > 0) {
+        precision = 'syntactic';
+        server.reason = `the ${server.language} server found no callers, but calls of the name were found in the source (the server's project may not cover the files calling it)`;
+        walk = fromSource;
+      }
     }
   }
 
@@ -108,7 +106,7 @@ export async function findCalls(services: Services, query: CallsQuery, direction
   })));
   const reasons = [
     partialOf(services).reason,
-    server.state === 'indexing' ? `The ${server.language} server was still indexing: its answer may be incomplete${server.reason ? ` (${server.reason})` : ''}` : undefined,
+    indexingReason(server),
     precision === 'syntactic' ? `Syntactic: ${server.reason ?? 'no server answered'}; ${direction === 'incoming' ? 'callers are the call expressions naming it' : 'callees are the call expressions in its body, resolved by name'}, so functions sharing its name are not told apart` : undefined,
     ...walk.notes,
   ].filter((r): r is string => Boolean(r));
@@ -129,69 +127,41 @@ export async function findCalls(services: Services, query: CallsQuery, direction
   } as CallsResponse;
 }
 
-/** One answer's reads: the index's symbols per file, file texts, the calls each parsed file holds. */
+/** One answer's reads: the server's call hierarchy, the index's symbols per file, file texts, the calls each parsed file holds. */
 class CallContext {
   private readonly fileSymbols = new Map<string, Promise<StoredSymbol[]>>();
   private readonly texts = new Map<string, Promise<string | undefined>>();
   private readonly parsed = new Map<string, Promise<CallHit[] | undefined>>();
   private readonly sources: SourceLines;
-  private anchor: WorkspaceFile | undefined;
-  private requests = 0;
-  private inFlight = 0;
-  private readonly waiting: Array<() => void> = [];
   private parses = 0;
 
-  constructor(private readonly services: Services, private readonly signal: AbortSignal | undefined) {
+  constructor(private readonly services: Services, private readonly conversation: ServerConversation, private readonly session: ServerSession) {
     this.sources = new SourceLines(services);
   }
 
   // ---- the server ------------------------------------------------------------------------------
 
-  /** Whether the symbol's language server can answer call hierarchy requests, and if not why. */
-  async probe(symbol: StoredSymbol): Promise<CallsServer> {
-    const file = workspaceFile(this.services, symbol);
-    let language: string = symbol.language;
-    if (!file) return { language, state: 'unsupported', reason: `'${symbol.file}' lies outside the workspace, where no language server looks` };
-    try {
-      language = this.services.lsp.languageFor(file).name;
-    } catch {
-      return { language, state: 'unsupported', reason: `no language server is configured for ${symbol.language}` };
-    }
-    try {
-      const server = await this.services.lsp.serverFor(file, this.signal);
-      if (!server.capabilities?.callHierarchyProvider) return { language, state: 'unsupported', reason: `${server.name} does not serve call hierarchy (no callHierarchyProvider)` };
-      this.anchor = file;
-      return server.indexing ? { language, state: 'indexing', ...(server.progress ? { reason: server.progress } : {}) } : { language, state: 'answered' };
-    } catch (error) {
-      if (error instanceof PlumbError && error.details?.cancelled) throw error;
-      const unavailable = error instanceof PlumbError && error.code === 'server_unavailable';
-      return { language, state: unavailable ? 'unavailable' : 'failed', reason: `the ${language} server ${unavailable ? 'is not available' : 'failed'}: ${error instanceof Error ? error.message : String(error)}` };
-    }
-  }
-
-  /** The server's call hierarchy, breadth first; undefined (server marked failed) when it cannot answer. */
-  async semantic(target: ResolvedSymbol, direction: Direction, depth: number, server: CallsServer): Promise<Walk | undefined> {
-    const anchor = this.anchor!;
+  /**
+   * The server's call hierarchy, breadth first; undefined (the session says why) when it found no function at the
+   * name. A failure of the first level's requests is thrown (the answer falls back); of a deeper level, noted.
+   */
+  async semantic(target: ResolvedSymbol, direction: Direction, depth: number): Promise<Walk | undefined> {
     let root: CallHierarchyItem | undefined;
-    try {
-      for (const place of target.places) {
-        const file = workspaceFile(this.services, place);
-        if (!file) continue;
-        const items = await this.ask(() => this.services.lsp.request(file, CallHierarchyPrepareRequest.type, {
-          textDocument: { uri: this.services.workspace.uriOf(file.absolute) },
-          position: toLspPosition(place.selectionRange.start),
-        }, { signal: this.signal }));
-        if (items && items.length > 0) {
-          root = items[0];
-          break;
-        }
+    for (const place of target.places) {
+      const file = workspaceFile(this.services, place);
+      if (!file) continue;
+      const items = await this.conversation.ask(this.session, CallHierarchyPrepareRequest.type, {
+        textDocument: { uri: this.services.workspace.uriOf(file.absolute) },
+        position: toLspPosition(place.selectionRange.start),
+      }, { via: file });
+      if (items && items.length > 0) {
+        root = items[0];
+        break;
       }
-    } catch (error) {
-      return this.serverFailed(server, error, 'callHierarchy/prepare');
     }
     if (!root) {
-      server.state = 'failed';
-      server.reason = `the ${server.language} server found no function at the name (callHierarchy/prepare answered nothing)`;
+      const prepare = CallHierarchyPrepareRequest.method;
+      this.session.gaveNothing(prepare, `the ${this.session.outcome.language} server found no function at the name (${prepare} answered nothing)`);
       return undefined;
     }
     const walk: Walk = { found: [], omitted: 0, notes: [] };
@@ -200,15 +170,14 @@ class CallContext {
     let level: Array<{ item: CallHierarchyItem; via?: { id?: string; name: string } }> = [{ item: root }];
     for (let d = 1; d <= depth && level.length > 0; d++) {
       const next: typeof level = [];
-      const asked = level.slice(0, Math.max(0, REQUEST_BUDGET - this.requests));
+      const asked = level.slice(0, this.conversation.remaining);
       if (asked.length < level.length) walk.notes.push(`${level.length - asked.length} functions at depth ${d - 1} were not expanded (a budget of ${REQUEST_BUDGET} server requests)`);
       let answers;
       try {
-        answers = await Promise.all(asked.map(({ item }) => this.expand(anchor, item, direction)));
+        answers = await Promise.all(asked.map(({ item }) => this.expand(item, direction)));
       } catch (error) {
-        if (d === 1) return this.serverFailed(server, error, direction === 'incoming' ? 'callHierarchy/incomingCalls' : 'callHierarchy/outgoingCalls');
-        if (error instanceof PlumbError && error.details?.cancelled) throw error;
-        walk.notes.push(`depth ${d} is incomplete: the server failed (${error instanceof Error ? error.message : String(error)})`);
+        if (d === 1 || !(error instanceof ServerRequestFailure)) throw error;
+        walk.notes.push(`depth ${d} is incomplete: the server failed (${error.message})`);
         break;
       }
       for (let i = 0; i < asked.length; i++) {
@@ -246,39 +215,14 @@ class CallContext {
     return walk;
   }
 
-  private async expand(anchor: WorkspaceFile, item: CallHierarchyItem, direction: Direction): Promise<Array<{ item: CallHierarchyItem; ranges: LspRange[] }>> {
+  /** One item's calls, asked through the symbol's own file (the server has it open). */
+  private async expand(item: CallHierarchyItem, direction: Direction): Promise<Array<{ item: CallHierarchyItem; ranges: LspRange[] }>> {
     if (direction === 'incoming') {
-      const calls = await this.ask(() => this.services.lsp.request(anchor, CallHierarchyIncomingCallsRequest.type, { item }, { signal: this.signal }));
+      const calls = await this.conversation.ask(this.session, CallHierarchyIncomingCallsRequest.type, { item });
       return (calls ?? []).map((c) => ({ item: c.from, ranges: c.fromRanges }));
     }
-    const calls = await this.ask(() => this.services.lsp.request(anchor, CallHierarchyOutgoingCallsRequest.type, { item }, { signal: this.signal }));
+    const calls = await this.conversation.ask(this.session, CallHierarchyOutgoingCallsRequest.type, { item });
     return (calls ?? []).map((c) => ({ item: c.to, ranges: c.fromRanges }));
-  }
-
-  private serverFailed(server: CallsServer, error: unknown, request: string): undefined {
-    if (error instanceof PlumbError && error.details?.cancelled) throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    if (/method not found|unhandled method|not supported|unsupported/i.test(message)) {
-      server.state = 'unsupported';
-      server.reason = `the ${server.language} server does not serve ${request} (${message})`;
-      return undefined;
-    }
-    const unavailable = error instanceof PlumbError && error.code === 'server_unavailable' && !/failed/.test(message);
-    server.state = unavailable ? 'unavailable' : 'failed';
-    server.reason = `the ${server.language} server could not answer ${request}: ${message}`;
-    return undefined;
-  }
-
-  private async ask<T>(run: () => Promise<T>): Promise<T> {
-    this.requests++;
-    while (this.inFlight >= CONCURRENCY) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.inFlight++;
-    try {
-      return await run();
-    } finally {
-      this.inFlight--;
-      this.waiting.shift()?.();
-    }
   }
 
   /** The index symbol a server item names (its name holds the item's name position, else the innermost symbol holding it). */

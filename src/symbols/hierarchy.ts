@@ -84,7 +84,7 @@ export async function typeHierarchy(services: Services, query: HierarchyQuery, s
     omitted: budget.omitted,
     truncated: budget.omitted > 0,
     ...(reasons.length > 0 ? { partial: true as const, reason: reasons.join('; ') } : {}),
-    ...(graph.serverPart ? { server: graph.serverPart } : {}),
+    ...(graph.serverOutcome ? { server: graph.serverOutcome } : {}),
     elapsedMs: elapsedMs(started),
   };
 }
@@ -96,7 +96,7 @@ export async function typeHierarchy(services: Services, query: HierarchyQuery, s
  */
 async function rootSupertypes(graph: TypeGraph, type: StoredSymbol): Promise<SupertypeEdge[]> {
   const written = await graph.supertypes(type);
-  const served = await graph.serverSupertypes(type).catch(() => undefined);
+  const served = await graph.serverSupertypes(type);
   if (!served) return written;
   const edges = [...written];
   for (const item of served) {

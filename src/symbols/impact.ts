@@ -13,7 +13,7 @@ import {
   IMPACT_DEPTH_DEFAULT, IMPACT_DEPTH_MAX, IMPACT_LIMIT_DEFAULT, IMPACT_LIMIT_MAX,
   type ImpactFile, type ImpactPart, type ImpactQuery, type ImpactResponse, type ImpactResult, type ImpactTest, type Relation,
 } from '../../schemas/impact.js';
-import { invalidParameter, PlumbError } from '../errors.js';
+import { invalidParameter, isCancelled, PlumbError } from '../errors.js';
 import type { StoredSymbol } from '../index/store.js';
 import { languageOfPath, sameFamily } from '../languages/index.js';
 import { forEachLimit } from '../map-limit.js';
@@ -629,7 +629,7 @@ async function mentionsIn(services: Services, file: string, name: string): Promi
 
 /** A part that failed outright (a 503, a timeout) is said, the rest of the answer stands. */
 function failed(collector: Collector, error: unknown, relation: Relation, operation: string, symbol: StoredSymbol): void {
-  if (error instanceof PlumbError && (error.details?.cancelled || error.code === 'request_cancelled')) throw error;
+  if (isCancelled(error)) throw error;
   const message = error instanceof Error ? error.message : String(error);
   collector.part(relation, operation, 'syntactic', 0, `${operation} failed for '${symbol.name}': ${message}`);
   collector.note(`${operation} failed for '${symbol.qualifiedName || symbol.name}': ${message}`);
@@ -653,5 +653,5 @@ function clip(text: string): string {
 }
 
 function cancelled(): PlumbError {
-  return new PlumbError('server_timeout', 'The impact search was cancelled: the caller went away', { details: { cancelled: true } });
+  return new PlumbError('request_cancelled', 'The impact search was cancelled: the caller went away');
 }

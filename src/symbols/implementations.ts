@@ -56,7 +56,6 @@ export async function findImplementations(services: Services, query: Implementat
         found.set(symbol.id, { symbol, source: 'lsp', depth: 1 });
       }
     }
-    if (graph.serverPart) graph.serverPart.request = 'textDocument/implementation';
   }
 
   const all = [...found.values()].filter((e) => query.scope !== 'user' || !e.symbol.external)
@@ -71,7 +70,7 @@ export async function findImplementations(services: Services, query: Implementat
     ...listEnvelope({ limit, offset, totalMatches: all.length, returned: results.length }),
     ...(reasons.length > 0 && (owner === undefined ? !served : true) ? { partial: true as const, reason: reasons.join('; ') } : {}),
     source: served && serverAnswered(graph) ? 'both' : 'index',
-    ...(graph.serverPart ? { server: graph.serverPart } : {}),
+    ...(graph.serverOutcome ? { server: graph.serverOutcome } : {}),
     elapsedMs: elapsedMs(started),
   };
 }

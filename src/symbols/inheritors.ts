@@ -87,14 +87,14 @@ export async function findInheritors(services: Services, query: InheritorsQuery,
     ...listEnvelope({ limit, offset, totalMatches: kept.length, returned: results.length }),
     ...(reasons.length > 0 ? { partial: true as const, reason: reasons.join('; ') } : {}),
     source: serverAnswered(graph) ? 'both' : 'index',
-    ...(graph.serverPart ? { server: graph.serverPart } : {}),
+    ...(graph.serverOutcome ? { server: graph.serverOutcome } : {}),
     elapsedMs: elapsedMs(started),
   };
 }
 
 /** Whether the server took part in the answer (it answered, possibly while still indexing). */
 export function serverAnswered(graph: TypeGraph): boolean {
-  const state = graph.serverPart?.state;
+  const state = graph.serverOutcome?.state;
   return state === 'answered' || state === 'indexing';
 }
 

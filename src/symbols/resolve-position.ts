@@ -21,7 +21,8 @@ import { elapsedMs } from './elapsed.js';
 import { sharedTrees } from '../syntax/usage-kind.js';
 import { findMatches, groupPlaces, type ResolvedSymbol } from './resolve-symbol.js';
 import { toIndexSymbol } from './envelope.js';
-import { checkContextLines, serverPartial, snippetAround } from './usages.js';
+import { DECLARATION, DEFINITION, indexingReason, semanticOr, ServerConversation, type ServerSession } from './server-conversation.js';
+import { checkContextLines, snippetAround } from './usages.js';
 
 const TEXT_MAX = 300;
 
@@ -47,35 +48,38 @@ export async function resolvePosition(services: Services, query: ResolveQuery, s
     });
   }
 
-  let reason: string;
-  let languageId: string | undefined;
-  try {
-    languageId = services.lsp.languageFor(file).id;
-    const target = await definitionOf(services, file, identifier, signal);
-    if (target) {
-      const answer = await fromTarget(services, target, contextLines);
-      const partial = serverPartial(services, languageId);
-      return { identifier, ...answer, source: 'lsp', ...(partial ? { partial: true, reason: partial.reason } : {}), elapsedMs: elapsedMs(started) };
+  // One request is the answer: a server that runs out of time is a 504, not a silent fallback.
+  const conversation = new ServerConversation(services, signal, { timeouts: 'fail' });
+  const session = await conversation.open(file, language ?? path.extname(file.relative), [DEFINITION, DECLARATION]);
+  const resolved = await semanticOr(session, async () => {
+    const target = await definitionOf(services, conversation, session, file, identifier, signal);
+    if (!target) {
+      session.gaveNothing(session.outcome.request ?? DEFINITION.method, `the ${session.outcome.language} server found no definition or declaration of '${identifier.name}'`);
+      return undefined;
     }
-    reason = `the ${languageId} language server found no definition or declaration of '${identifier.name}'`;
-  } catch (error) {
-    if (!(error instanceof PlumbError) || !['server_unavailable', 'unsupported_language', 'invalid_parameter'].includes(error.code)) throw error;
-    reason = error.code === 'unsupported_language' ? `no language server serves ${language ?? path.extname(file.relative)} files` : error.message;
-  }
-  const answer = await fromIndex(services, file, identifier, contextLines);
-  return { identifier, ...answer, source: 'index', reason: `Resolved by name from the index: ${reason}`, elapsedMs: elapsedMs(started) };
+    return fromTarget(services, target, contextLines);
+  }, async (reason) => ({ ...(await fromIndex(services, file, identifier, contextLines)), reason: `Resolved by name from the index: ${reason}` }));
+  if (resolved.precision === 'syntactic') return { identifier, ...resolved.answer, source: 'index', server: session.outcome, elapsedMs: elapsedMs(started) };
+  conversation.settle(session);
+  const indexing = indexingReason(session.outcome);
+  return { identifier, ...resolved.answer, source: 'lsp', server: session.outcome, ...(indexing ? { partial: true, reason: indexing } : {}), elapsedMs: elapsedMs(started) };
 }
 
 /** textDocument/definition at the identifier, else textDocument/declaration; the first target, one in a workspace file preferred. */
-async function definitionOf(services: Services, file: WorkspaceFile, identifier: IdentifierAt, signal?: AbortSignal): Promise<Target | undefined> {
+async function definitionOf(services: Services, conversation: ServerConversation, session: ServerSession, file: WorkspaceFile, identifier: IdentifierAt, signal?: AbortSignal): Promise<Target | undefined> {
   const params = { textDocument: { uri: services.workspace.uriOf(file.absolute) }, position: toLspPosition(identifier) };
-  let definition = targetsOf(services, await services.lsp.request(file, DefinitionRequest.type, params, { signal }));
-  if (definition.length === 0 && (await services.lsp.waitLoaded(file, services.config.lsp.startTimeoutMs, signal))) {
-    definition = targetsOf(services, await services.lsp.request(file, DefinitionRequest.type, params, { signal }));
+  if (session.serves(DEFINITION)) {
+    let definition = targetsOf(services, await conversation.ask(session, DefinitionRequest.type, params));
+    if (definition.length === 0 && (await services.lsp.waitLoaded(file, services.config.lsp.startTimeoutMs, signal))) {
+      definition = targetsOf(services, await conversation.ask(session, DefinitionRequest.type, params));
+    }
+    if (definition.length > 0) return preferred(services, definition);
   }
-  if (definition.length > 0) return preferred(services, definition);
-  const declaration = targetsOf(services, await services.lsp.request(file, DeclarationRequest.type, params, { signal }));
-  return declaration.length > 0 ? preferred(services, declaration) : undefined;
+  if (!session.serves(DECLARATION)) return undefined;
+  const declaration = targetsOf(services, await conversation.ask(session, DeclarationRequest.type, params));
+  if (declaration.length === 0) return undefined;
+  session.restsOn(DECLARATION);
+  return preferred(services, declaration);
 }
 
 function targetsOf(services: Services, answer: Definition | DefinitionLink[] | Declaration | DeclarationLink[] | null): Target[] {
@@ -96,7 +100,7 @@ function preferred(services: Services, targets: Target[]): Target {
 }
 
 /** The index symbol named at the target, with every place of it; the target alone when the index holds no symbol there. */
-async function fromTarget(services: Services, target: Target, contextLines: number): Promise<Omit<ResolveResponse, 'identifier' | 'source' | 'elapsedMs'>> {
+async function fromTarget(services: Services, target: Target, contextLines: number): Promise<Omit<ResolveResponse, 'identifier' | 'source' | 'server' | 'elapsedMs'>> {
   const place = services.index.placeOf(target.absolute);
   const start = target.range.start;
   // A file outside the workspace and its extra roots (a system header, the TypeScript lib) is named, never read.
@@ -136,7 +140,7 @@ async function placesOf(services: Services, symbol: StoredSymbol): Promise<Resol
 }
 
 /** The index by name: same file, then same package, then same language, then the rest. */
-async function fromIndex(services: Services, file: WorkspaceFile, identifier: IdentifierAt, contextLines: number): Promise<Omit<ResolveResponse, 'identifier' | 'source' | 'elapsedMs'>> {
+async function fromIndex(services: Services, file: WorkspaceFile, identifier: IdentifierAt, contextLines: number): Promise<Omit<ResolveResponse, 'identifier' | 'source' | 'server' | 'elapsedMs'>> {
   const matches = await findMatches(services, { symbol: identifier.name });
   const groups = groupPlaces(matches.symbols);
   if (groups.length === 0) {

@@ -12,7 +12,7 @@ import {
   CALLS_LIMIT_DEFAULT, CALLS_LIMIT_MAX, HEAD_LINES_MAX,
   type DocQuery, type DocResponse, type DocResult, type HeadText, type SignatureQuery, type SignatureResponse, type SignatureResult,
 } from '../../schemas/calls.js';
-import { invalidParameter, PlumbError } from '../errors.js';
+import { invalidParameter, isCancelled } from '../errors.js';
 import type { StoredSymbol } from '../index/store.js';
 import { toLspPosition } from '../lsp/convert.js';
 import type { Services } from '../services.js';
@@ -220,7 +220,7 @@ async function hoverOf(services: Services, symbol: StoredSymbol, signal?: AbortS
     const hover = hoverText(answer);
     return hover ? { hover } : { hover: null, note: 'the server had no hover at the name' };
   } catch (error) {
-    if (error instanceof PlumbError && error.details?.cancelled) throw error;
+    if (isCancelled(error)) throw error;
     return { hover: null, note: `the server gave no hover: ${error instanceof Error ? error.message : String(error)}` };
   }
 }

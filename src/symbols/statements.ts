@@ -321,7 +321,7 @@ async function runRegex(matcher: Extract<Matcher, { kind: 'regex' }>, job: Param
         details: { workers: error.workers, waitedMs: error.waitedMs },
       });
     }
-    if (error instanceof RegexCancelledError) throw new PlumbError('request_cancelled', `The regular expression query was cancelled: the caller went away`, { details: { cancelled: true } });
+    if (error instanceof RegexCancelledError) throw new PlumbError('request_cancelled', `The regular expression query was cancelled: the caller went away`);
     throw invalidParameter('query', `could not be run as a regular expression: ${(error as Error).message}`);
   }
 }

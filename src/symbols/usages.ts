@@ -8,7 +8,7 @@
 import { forEachLimit } from '../map-limit.js';
 import path from 'node:path';
 import { ReferencesRequest, type Location } from 'vscode-languageserver-protocol';
-import type { Position } from '../../schemas/common.js';
+import type { Position, ServerOutcome } from '../../schemas/common.js';
 import { CONTEXT_LINES_MAX, USAGES_LIMIT_DEFAULT, USAGES_LIMIT_MAX, type Snippet, type Usage, type UsagesQuery, type UsagesResponse } from '../../schemas/usages.js';
 import { invalidParameter, PlumbError } from '../errors.js';
 import type { StoredSymbol } from '../index/store.js';
@@ -24,6 +24,7 @@ import { elapsedMs } from './elapsed.js';
 import { checkLimit, listEnvelope, toIndexSymbol } from './envelope.js';
 import { stripBom } from '../files.js';
 import { resolveOne, type ResolvedSymbol } from './resolve-symbol.js';
+import { indexingReason, REFERENCES, semanticOr, ServerConversation, type ServerSession } from './server-conversation.js';
 
 /** A reference before it is answered: where it is. */
 interface Hit {
@@ -43,6 +44,10 @@ interface Found {
   partial?: { reason: string };
   filesScanned?: number;
   droppedIgnored: number;
+}
+
+interface Answered extends Found {
+  server: ServerOutcome;
 }
 
 const TEXT_MAX = 300;
@@ -75,44 +80,38 @@ export async function findUsages(services: Services, query: UsagesQuery, signal?
     ...(reasons.length > 0 ? { reason: reasons.join('. ') } : {}),
     source: found.source,
     precision: found.precision,
+    server: found.server,
     ...(found.filesScanned !== undefined ? { filesScanned: found.filesScanned } : {}),
     droppedIgnored: found.droppedIgnored,
     elapsedMs: elapsedMs(started),
   };
 }
 
-/** The server's references when one serves the language and answers; identifier matches otherwise. */
-async function semanticOrSyntactic(services: Services, resolved: ResolvedSymbol, userOnly: boolean, signal?: AbortSignal): Promise<Found> {
+/** The server's references when one serves the language and answers; identifier matches otherwise, saying why. */
+async function semanticOrSyntactic(services: Services, resolved: ResolvedSymbol, userOnly: boolean, signal?: AbortSignal): Promise<Answered> {
   const { symbol } = resolved;
-  const file = fileOfSymbol(services, symbol);
-  let fallback: string;
-  if (!file) {
-    fallback = `${symbol.file} lies outside the workspace and every extra root`;
-  } else {
-    try {
-      services.lsp.languageFor(file);
-      return await semantic(services, resolved, file, signal);
-    } catch (error) {
-      if (!(error instanceof PlumbError) || !['server_unavailable', 'unsupported_language', 'invalid_parameter'].includes(error.code)) throw error;
-      fallback = error.code === 'unsupported_language' ? `no language server serves ${symbol.language}` : error.message;
-    }
-  }
-  return syntactic(services, symbol, userOnly, `identifier matches of '${symbol.name}' (not in comments or strings), since ${fallback}: other symbols with the same name are included`, signal);
+  // One request is the answer: a server that runs out of time is a 504, not a silent fallback.
+  const conversation = new ServerConversation(services, signal, { timeouts: 'fail' });
+  const session = await conversation.open(fileOfSymbol(services, symbol) ?? symbol.file, symbol.language, [REFERENCES]);
+  const { answer } = await semanticOr(
+    session,
+    () => semantic(services, conversation, session, resolved, signal),
+    (reason) => syntactic(services, symbol, userOnly, `identifier matches of '${symbol.name}' (not in comments or strings), since ${reason}: other symbols with the same name are included`, signal),
+  );
+  return { ...answer, server: session.outcome };
 }
 
-async function semantic(services: Services, resolved: ResolvedSymbol, file: WorkspaceFile, signal?: AbortSignal): Promise<Found> {
-  const language = services.lsp.languageFor(file);
+async function semantic(services: Services, conversation: ServerConversation, session: ServerSession, resolved: ResolvedSymbol, signal?: AbortSignal): Promise<Found> {
   const { symbol } = resolved;
-  // The status before the request: a server that finished indexing during it may have answered in full, or not.
-  const partial = serverPartial(services, language.id);
-  const ask = (): Promise<Location[] | null> => services.lsp.request(file, ReferencesRequest.type, {
+  const file = session.file!;
+  const ask = (): Promise<Location[] | null> => conversation.ask(session, ReferencesRequest.type, {
     textDocument: { uri: services.workspace.uriOf(file.absolute) },
     position: toLspPosition(symbol.selectionRange.start),
     // Declarations included: the TypeScript server and pyright count an import as one, and imports are usages.
     // The symbol's own declarations and definitions, and any other declaration of the name, are dropped after.
     context: { includeDeclaration: true },
     // At a name the index holds: a server failing it is failing.
-  }, { signal, expectAnswer: true });
+  }, { expectAnswer: true });
   let locations = await ask();
   // A server that had not found its project's files yet answered for the open files only: ask again once it has.
   if (await services.lsp.waitLoaded(file, services.config.lsp.startTimeoutMs, signal)) locations = await ask();
@@ -134,17 +133,10 @@ async function semantic(services: Services, resolved: ResolvedSymbol, file: Work
     const start = fromLspPosition(location.range.start);
     hits.push({ file: place.stored, absolute, external: place.external, line: start.line, column: start.column });
   }
-  const after = serverPartial(services, language.id);
-  return { hits, source: 'lsp', precision: 'semantic', partial: partial ?? after, droppedIgnored: dropped };
-}
-
-/** partial with the server's progress while it indexes (clangd's background index, a project loading). */
-export function serverPartial(services: Services, languageId: string): { reason: string } | undefined {
-  const indexing = services.lsp.status().find((server) => server.language === languageId && server.state === 'indexing');
-  if (!indexing) return undefined;
-  const progress = indexing.progress;
-  const detail = progress ? [progress.title, progress.message, progress.percent !== undefined ? `${progress.percent}%` : undefined].filter(Boolean).join(', ') : '';
-  return { reason: `The ${languageId} language server is still indexing${detail ? ` (${detail})` : ''}; references may be missing until it is done` };
+  // Indexing when asked (clangd's background index, a project loading), or once answered: references may be missing.
+  conversation.settle(session);
+  const indexing = indexingReason(session.outcome);
+  return { hits, source: 'lsp', precision: 'semantic', ...(indexing ? { partial: { reason: indexing } } : {}), droppedIgnored: dropped };
 }
 
 /** Concurrent reads of files not yet in memory. */
@@ -192,7 +184,7 @@ async function syntactic(services: Services, symbol: StoredSymbol, userOnly: boo
 }
 
 function cancelled(): PlumbError {
-  return new PlumbError('server_timeout', 'Usages were cancelled: the caller went away', { details: { cancelled: true } });
+  return new PlumbError('request_cancelled', 'Usages were cancelled: the caller went away');
 }
 
 /** The symbol's file as the pool takes it: a workspace file, or a file of an extra root. */

@@ -80,7 +80,7 @@ t.test('a caller going away while waiting for a permit stops waiting', async (t)
   const controller = new AbortController();
   const waiting = heavy.run('cpp', async () => 'never', controller.signal);
   controller.abort();
-  await t.rejects(waiting, { code: 'server_timeout', message: /cancelled/ });
+  await t.rejects(waiting, { code: 'request_cancelled', message: /cancelled/ });
   release();
   await held;
 });

@@ -46,7 +46,7 @@ t.test('googletest with clangd', async (t) => {
   t.test('callers of EqFailure: the same callers and call sites as clangd incomingCalls', async (t) => {
     const { status, body } = await getJson(app, '/symbols/callers?symbol=testing::internal::EqFailure');
     t.equal(status, 200);
-    t.match(body, { direction: 'incoming', depth: 1, precision: 'semantic', source: 'lsp', server: { state: 'answered' } });
+    t.match(body, { direction: 'incoming', depth: 1, precision: 'semantic', source: 'lsp', server: { language: 'C/C++', request: 'callHierarchy/incomingCalls', state: 'answered' } });
     t.equal(body.symbol.definition, true, 'resolved to the definition (gtest.cc), merged with the header declaration');
     const server = await serverIncoming(app, body.symbol.file, body.symbol.line, body.symbol.column);
     t.ok(server.callers >= 5, `clangd finds ${server.callers} callers`);
@@ -61,7 +61,7 @@ t.test('googletest with clangd', async (t) => {
 
   t.test('callees of a C++ function: clangd 19 has no outgoingCalls, so the body is read', async (t) => {
     const { body } = await getJson(app, '/symbols/callees?symbol=CmpHelperEQFailure');
-    t.match(body, { direction: 'outgoing', precision: 'syntactic', source: 'index', server: { language: 'C/C++', state: 'unsupported', reason: /outgoingCalls/ } });
+    t.match(body, { direction: 'outgoing', precision: 'syntactic', source: 'index', server: { language: 'C/C++', request: 'callHierarchy/outgoingCalls', state: 'unsupported', reason: /does not serve callHierarchy\/outgoingCalls/ } });
     const names = body.results.map((r: Result) => r.symbol.name).sort();
     t.same(names, ['EqFailure', 'FormatForComparisonFailureMessage']);
     const eq = body.results.find((r: Result) => r.symbol.name === 'EqFailure');
@@ -151,7 +151,7 @@ t.test('rxjs, flask and a Java fixture', async (t) => {
   t.test('Java has no server here: syntactic callers and callees, saying why', async (t) => {
     const { status, body } = await getJson(app, '/symbols/callers?symbol=roundCents');
     t.equal(status, 200);
-    t.match(body, { precision: 'syntactic', source: 'index', server: { language: 'java', state: 'unsupported', reason: /no language server is configured for java/ } });
+    t.match(body, { precision: 'syntactic', source: 'index', server: { language: 'java', request: null, state: 'unsupported', reason: /no language server serves java/ } });
     t.same(body.results.map((r: Result) => r.symbol.qualifiedName).sort(), ['Cart.total', 'Checkout.pay', 'Prices.withTax']);
     const pay = body.results.find((r: Result) => r.symbol.qualifiedName === 'Checkout.pay');
     t.equal(pay.calls.length, 1, 'the comment and the string are not calls');

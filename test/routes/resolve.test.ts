@@ -26,6 +26,7 @@ async function resolvesInto(t: Test, app: PlumbApp, root: string, at: { file: st
   t.equal(answer.status, 200, `${at.file}:${position.line}:${column}`);
   t.same(answer.body.identifier, { name: at.name, line: position.line, column: position.column }, 'the identifier under the position, from its start');
   t.equal(answer.body.source, 'lsp');
+  t.match(answer.body.server, { request: /^textDocument\/(definition|declaration)$/, state: /^(answered|indexing)$/ }, 'the server outcome names the request');
   t.match(answer.body.symbol, { name: at.name, kind: expected.kind });
   t.ok(answer.body.results.some((p) => p.file === expected.file && p.context === 'definition'), `its definition in ${expected.file}`);
   t.notOk('places' in answer.body, 'the list is `results`, as in every list answer');
@@ -122,6 +123,7 @@ t.test('no server for the language: resolved by name from the index (Rust)', asy
   t.equal(answer.status, 200);
   t.equal(answer.body.source, 'index');
   t.match(answer.body.reason, /no language server serves/);
+  t.same(answer.body.server, { language: 'rust', request: null, state: 'unsupported', reason: 'no language server serves rust' });
   t.match(answer.body.symbol, { name: 'folded_multiply', file: 'src/operations.rs', kind: 'function' });
   t.equal(answer.body.target, null);
   t.match(answer.body.results[0].snippet.text, /fn folded_multiply/);

@@ -19,7 +19,8 @@ t.test('C++ (googletest, cmake compile database): partial while clangd indexes, 
   t.equal(during.status, 200);
   if (before === 'indexing' && after === 'indexing') {
     t.equal(during.body.partial, true, 'partial while clangd indexes');
-    t.match(during.body.reason, /cpp language server is still indexing/);
+    t.match(during.body.reason, /The C\/C\+\+ server was still indexing/);
+    t.match(during.body.server, { language: 'C/C++', request: 'textDocument/references', state: 'indexing' }, 'the server outcome says so too');
   } else {
     t.comment(`clangd was ${before} → ${after} around the second request: the partial state was not observable`);
   }
@@ -29,6 +30,7 @@ t.test('C++ (googletest, cmake compile database): partial while clangd indexes, 
   const ready = await getJson(app, query);
   t.notOk(ready.body.partial, 'no partial once clangd is ready');
   t.notOk(ready.body.reason);
+  t.same(ready.body.server, { language: 'C/C++', request: 'textDocument/references', state: 'answered' });
   t.ok(usages.some((u) => u.file === 'googletest/src/gtest.cc' && u.usageKind === 'call'), 'calls in gtest.cc');
   t.ok(usages.every((u) => u.file !== 'googletest/src/gtest-port.cc' || u.line !== 979), 'the definition is no usage');
   const inGtest = usages.find((u) => u.file === 'googletest/src/gtest.cc')!;

@@ -45,6 +45,7 @@ export async function compareWithServer(t: Test, app: PlumbApp, query: string, m
   t.equal(answer.status, 200, query);
   t.equal(answer.body.precision, 'semantic');
   t.equal(answer.body.source, 'lsp');
+  t.match(answer.body.server, { request: 'textDocument/references', state: /^(answered|indexing)$/ });
   const symbol = answer.body.symbol;
   const usages: Usage[] = answer.body.results;
   t.ok(usages.length >= minimum, `${symbol.name}: ${usages.length} usages (at least ${minimum})`);

@@ -118,6 +118,7 @@ t.test('syntactic usages where no server serves the language: Rust (ahash), Java
   t.equal(answer.body.precision, 'syntactic');
   t.equal(answer.body.source, 'index');
   t.match(answer.body.reason, /no language server serves rust/);
+  t.same(answer.body.server, { language: 'rust', request: null, state: 'unsupported', reason: 'no language server serves rust' }, 'the server outcome says why');
   const usages: Usage[] = answer.body.results;
   t.same(usages.map((u) => `${u.file}:${u.line}`), [
     'src/aes_hash.rs:259', 'src/fallback_hash.rs:2', 'src/fallback_hash.rs:98', 'src/fallback_hash.rs:124', 'src/fallback_hash.rs:214',
