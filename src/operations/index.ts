@@ -15,6 +15,7 @@ import { inheritorsOperation } from './inheritors.js';
 import { membersOperation } from './members.js';
 import type { Operation } from './operation.js';
 import { outlineOperation } from './outline.js';
+import { pathOperation } from './path.js';
 import { listPackagesOperation, packageSymbolsOperation } from './packages.js';
 import { resolveOperation } from './resolve.js';
 import { searchSymbolsOperation } from './search-symbols.js';
@@ -36,6 +37,7 @@ export const OPERATIONS: Operation[] = [
   callersOperation,
   calleesOperation,
   impactOperation,
+  pathOperation,
   signatureOperation,
   docOperation,
   counterpartOperation,
