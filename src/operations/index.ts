@@ -5,6 +5,7 @@
  */
 import { calleesOperation, callersOperation } from './calls.js';
 import { childrenOperation } from './children.js';
+import { contextOperation } from './context.js';
 import { counterpartOperation } from './counterpart.js';
 import { declarationOperation } from './declaration.js';
 import { getSymbolOperation } from './get-symbol.js';
@@ -38,6 +39,7 @@ export const OPERATIONS: Operation[] = [
   calleesOperation,
   impactOperation,
   pathOperation,
+  contextOperation,
   signatureOperation,
   docOperation,
   counterpartOperation,

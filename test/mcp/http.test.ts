@@ -13,7 +13,7 @@ t.test('an MCP client lists the tools over Streamable HTTP, each with input and 
   t.match(client.getInstructions(), /symbol_outline/);
   const { tools } = await client.listTools();
   const names = tools.map((tool) => tool.name);
-  t.same(names, ['search_symbols', 'get_symbol', 'find_declaration', 'resolve_position', 'find_usages', 'list_members', 'find_inheritors', 'type_hierarchy', 'find_implementations', 'find_callers', 'find_callees', 'find_impact', 'trace_calls', 'get_signature', 'get_doc', 'find_counterpart', 'search_statements', 'list_packages', 'get_package_symbols', 'symbol_outline', 'get_symbol_children', 'index_status']);
+  t.same(names, ['search_symbols', 'get_symbol', 'find_declaration', 'resolve_position', 'find_usages', 'list_members', 'find_inheritors', 'type_hierarchy', 'find_implementations', 'find_callers', 'find_callees', 'find_impact', 'trace_calls', 'symbol_context', 'get_signature', 'get_doc', 'find_counterpart', 'search_statements', 'list_packages', 'get_package_symbols', 'symbol_outline', 'get_symbol_children', 'index_status']);
   for (const tool of tools) {
     t.equal(tool.inputSchema.type, 'object', `${tool.name} takes an object`);
     t.notOk(tool.inputSchema.properties && 'format' in tool.inputSchema.properties, `${tool.name} has no format argument`);
