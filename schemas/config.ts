@@ -94,6 +94,14 @@ export const PlumbConfig = Type.Object(
       {
         maxSessions: Type.Integer({ minimum: 1, maximum: 10000, default: 64, description: 'MCP sessions kept at once over HTTP; a new one past this ends the least recently used' }),
         idleTimeoutMs: Type.Integer({ minimum: 10000, default: 1800000, description: 'An MCP session unused this long is ended (its client starts a new one)' }),
+        maxTokens: Type.Integer({ minimum: 0, maximum: 1000000, default: 20000, description: 'max_tokens of a tool call that gives none (0: none): a longer answer is cut to fit and says what it left out. Many clients refuse a tool result past about 25,000 tokens of their own count' }),
+      },
+      { default: {}, additionalProperties: false },
+    ),
+    batch: Type.Object(
+      {
+        timeoutMs: Type.Integer({ minimum: 1000, maximum: 600000, default: 60000, description: 'Time limit of one POST /batch (MCP batch) in all: a request not answered by then is a 504 batch_timeout in its place, the others whole' }),
+        concurrency: Type.Integer({ minimum: 1, maximum: 20, default: 4, description: 'Requests of one batch answered at once; the rest wait their turn, in order' }),
       },
       { default: {}, additionalProperties: false },
     ),

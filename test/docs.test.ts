@@ -28,7 +28,7 @@ t.test('the README and docs point nowhere outside the repository and name every 
   t.match(readme, /docs\/API\.md/, 'the README links the API reference');
   for (const operation of OPERATIONS) {
     const endpoint = endpointOf(operation);
-    if (operation.http) t.ok(readme.includes(`\`GET ${operation.http.path.replace(/:([a-z]+)/g, '{$1}')}`), `README names ${endpoint}`);
+    if (operation.http) t.ok(readme.includes(`\`${operation.http.method ?? 'GET'} ${operation.http.path.replace(/:([a-z]+)/g, '{$1}')}`), `README names ${endpoint}`);
     if (operation.tool) t.ok(readme.includes(`\`${operation.tool.name}\``), `README names the tool ${operation.tool.name}`);
   }
 });

@@ -3,8 +3,28 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { chargeRequests } from '../plugins/access.js';
 import type { Services } from '../services.js';
 import { createMcpServer } from './server.js';
+import { TOOLS } from './tools.js';
+
+const TOOL_BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
+
+/**
+ * How many requests a POST body counts as toward the rate limit: one per message, a tools/call of `batch` as the
+ * requests it carries (the operation's requestCount), as POST /batch counts.
+ */
+export function requestCountOf(body: unknown): number {
+  const messages = Array.isArray(body) ? body : [body];
+  let count = 0;
+  for (const message of messages) {
+    const params = (message as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null)?.params;
+    const tool = (message as { method?: unknown } | null)?.method === 'tools/call' && typeof params?.name === 'string' ? TOOL_BY_NAME.get(params.name) : undefined;
+    const counted = tool?.operation.requestCount && typeof params?.arguments === 'object' && params.arguments !== null ? tool.operation.requestCount(params.arguments as never) : 1;
+    count += Number.isInteger(counted) && counted > 1 ? counted : 1;
+  }
+  return count;
+}
 
 interface Session {
   transport: StreamableHTTPServerTransport;
@@ -55,6 +75,8 @@ export class McpSessions {
       return;
     }
     session.lastUsed = Date.now();
+    // A batch counts as its requests: a 429 (the route's error handler) before the transport sees it.
+    if (request.method === 'POST') await chargeRequests(request, requestCountOf(request.body));
     // From here the SDK writes the response (JSON or an event stream); Fastify must not.
     reply.hijack();
     try {

@@ -11,7 +11,8 @@ function instructions(tools: PlumbTool[]): string {
   return [
     'plumb navigates the code of one workspace (every file, every language it indexes, with language servers for the semantic part).',
     'Start from a name when you have one: search_symbols finds symbols anywhere without a file path (prefix, CamelCase initials, substrings, signature words); find_declaration gives a name\'s definition and declarations with their code in one call. Tools about one symbol take `symbol` (a short or qualified name) or the `id` any answer shows; an ambiguous name is an error listing the candidates\' ids.',
-    'Every tool answers with compact markdown and the same answer as JSON (structuredContent). Paths are relative to the workspace root; lines and columns are 1-based. When an answer says partial or a server is unavailable, index_status tells what is still starting.',
+    'Every tool answers with compact markdown and the same answer as JSON (structuredContent; tools/list abridges output schemas, GET /openapi.json of plumb serve has them whole). Paths are relative to the workspace root; lines and columns are 1-based. When an answer says partial or a server is unavailable, index_status tells what is still starting.',
+    'Every tool takes max_tokens: a longer answer is cut to fit (fewer rows, shorter code, most relevant first) and says what it left out and how to get it (the next offset, a narrower question). batch asks several tools in one call.',
     `Tools: ${tools.map((tool) => `${tool.name} (${tool.title})`).join('; ')}.`,
   ].join('\n');
 }
@@ -45,7 +46,7 @@ export function createMcpServer(services: Services, options: McpServerOptions = 
     if (!tool) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${params.name}'; tools/list has: ${tools.map((t) => t.name).join(', ')}`);
     }
-    return callTool(tool, services, params.arguments, extra.signal);
+    return callTool(tool, services, params.arguments, extra.signal, { maxTokens: services.config.mcp.maxTokens });
   };
   return server;
 }

@@ -13,8 +13,7 @@ export const TOOLS: PlumbTool[] = OPERATIONS.flatMap((operation) => {
     description: tool.description,
     query: operation.input,
     response: operation.response,
-    run: operation.run,
-    markdown: operation.markdown ?? ((result: unknown) => '```json\n' + JSON.stringify(result, null, 2) + '\n```'),
+    operation,
   }];
 });
 

@@ -21,12 +21,7 @@ export const callersOperation = defineOperation({
   tool: {
     name: 'find_callers',
     title: 'Find the callers of a function',
-    description: [
-      'Lists the functions and methods that call a function, with each call site (file, line, the line of code), across the workspace; depth 2 or 3 also lists their callers, with the chain (`via`).',
-      'Uses the language server\'s call hierarchy; where no server serves it, falls back to call expressions naming the function (marked syntactic: same-named functions are not told apart).',
-      'Use it before changing a function\'s signature or behaviour; find_callees goes the other way.',
-      'Example: {"symbol": "ParseGoogleTestFlagsOnly", "depth": 2}',
-    ].join(' '),
+    description: 'The functions that call a function (to depth 3), each with its call sites: who depends on it. Example: {"symbol": "Flask.dispatch_request", "depth": 2}',
   },
   input: CallsQuery,
   response: CallsResponse,
@@ -50,12 +45,7 @@ export const calleesOperation = defineOperation({
   tool: {
     name: 'find_callees',
     title: 'Find the functions a function calls',
-    description: [
-      'Lists the functions and methods a function calls, with each call site, resolved to their definitions where the index holds them; depth 2 or 3 follows the calls further.',
-      'Uses the language server\'s call hierarchy; where no server serves it, reads the call expressions of the body (marked syntactic).',
-      'Use it to understand what a function does before reading it whole; find_callers goes the other way.',
-      'Example: {"symbol": "full_dispatch_request", "containingType": "Flask"}',
-    ].join(' '),
+    description: 'The functions a function calls, with the call sites: what it depends on. Example: {"symbol": "Flask.full_dispatch_request"}',
   },
   input: CallsQuery,
   response: CallsResponse,

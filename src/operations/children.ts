@@ -15,12 +15,7 @@ export const childrenOperation = defineOperation({
   tool: {
     name: 'get_symbol_children',
     title: 'Children of the symbol at a position',
-    description: [
-      'The symbol at file:line:column (a class, struct, namespace, function) and its members and nested symbols down to depth (1 = direct children, 2, 3 or all), flat in document order, each with its range and parent.',
-      'Use it when you have a position (from an outline, a search hit or a stack trace) and want what is inside that symbol; include_hover=true adds each child\'s type and documentation from the language server (slower).',
-      'Prefer symbol_outline for a whole file, list_members for a type you know by name.',
-      'Example: {"file": "src/internal/Subject.ts", "line": 17, "column": 14, "depth": "1"}',
-    ].join(' '),
+    description: 'The symbol at a position and its members or nested symbols, flat with depth. Example: {"file": "src/Subject.ts", "line": 17, "column": 14}',
   },
   input: ChildrenQuery,
   response: ChildrenResponse,

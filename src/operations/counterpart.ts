@@ -19,11 +19,7 @@ export const counterpartOperation = defineOperation({
   tool: {
     name: 'find_counterpart',
     title: 'Switch between a C/C++ header and its source',
-    description: [
-      'The source file(s) implementing a C or C++ header, or the header(s) declaring what a source file defines, best first, each with why (symbols they share, or the same base name).',
-      'Use it to go from a class declaration in a header to the file with its method bodies, or back; for one function\'s definition prefer find_declaration.',
-      'Example: {"file": "src/gtest.cc"}',
-    ].join(' '),
+    description: 'A C/C++ header\'s source file, or a source file\'s header. Example: {"file": "src/gtest.cc"}',
   },
   input: CounterpartQuery,
   response: CounterpartResponse,

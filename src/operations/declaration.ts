@@ -19,12 +19,7 @@ export const declarationOperation = defineOperation({
   tool: {
     name: 'find_declaration',
     title: 'Jump to a symbol\'s definition and declarations, with code',
-    description: [
-      'Where a symbol is defined and declared, with the code, in one call: every definition and declaration of the classes, functions, methods or fields a name matches, definitions first, each with a snippet of the source.',
-      'Use it instead of grepping and opening files when you know a name (from code, a stack trace, an earlier answer): a C++ method gives its in-class declaration in the header and its out-of-line definition in the .cpp.',
-      'Qualify or narrow an ambiguous name (`Subject.next`, containingType, kind, package) or pass an `id` from another answer; include_body=true returns the whole body (up to 400 lines) instead of context_lines around the name.',
-      'Example: {"symbol": "UnitTest::Run", "include_body": true}',
-    ].join(' '),
+    description: 'A symbol\'s definitions and declarations with their code, in one call: read a function or class without opening its file. Example: {"symbol": "Flask.route", "include_body": true}',
   },
   input: DeclarationQuery,
   response: DeclarationResponse,

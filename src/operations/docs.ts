@@ -15,7 +15,8 @@ const DESIGNED = [
   'GET /symbols', 'GET /symbols/declaration', 'GET /symbols/resolve', 'GET /symbols/usages', 'GET /symbols/inheritors',
   'GET /symbols/hierarchy', 'GET /symbols/members', 'GET /symbols/counterpart', 'GET /symbols/implementations',
   'GET /symbols/callers', 'GET /symbols/callees', 'GET /symbols/signature', 'GET /symbols/doc', 'GET /packages',
-  'GET /packages/{name}/symbols', 'GET /outline', 'GET /children', 'GET /statements', 'GET /status', 'GET /health',
+  'GET /packages/{name}/symbols', 'GET /outline', 'GET /children', 'GET /statements', 'GET /symbols/impact', 'POST /changes',
+  'GET /symbols/context', 'GET /symbols/path', 'POST /batch', 'GET /status', 'GET /health',
 ];
 
 function typeOf(schema: Schema): string {
@@ -37,11 +38,11 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
 }
 
-function parameterRows(input: TObject, pathParams: Set<string>, httpBound: boolean): string[] {
+function parameterRows(input: TObject, pathParams: Set<string>, http: 'GET' | 'POST' | undefined): string[] {
   const required = new Set((input as unknown as { required?: string[] }).required ?? []);
   return Object.entries(input.properties as Record<string, TSchema>).map(([name, property]) => {
     const schema = property as unknown as Schema;
-    const where = pathParams.has(name) ? 'path' : httpBound ? 'query' : 'argument';
+    const where = pathParams.has(name) ? 'path' : http === 'POST' && name !== 'format' ? 'body' : http ? 'query' : 'argument';
     const fallback = schema.default !== undefined ? `\`${JSON.stringify(schema.default).replace(/^"|"$/g, '')}\`` : '';
     const description = typeof schema.description === 'string' ? schema.description : '';
     return `| \`${name}\` | ${where}${required.has(name) ? ', required' : ''} | ${typeOf(schema)} | ${fallback} | ${cell(description)} |`;
@@ -54,18 +55,22 @@ function section(operation: Operation): string {
   const tool = operation.tool;
   if (http) {
     lines.push(`### ${endpointOf(operation)}`, '', `**${http.summary}.** ${http.description}`, '');
-    if (http.aliases?.length) lines.push(`Also answered at ${http.aliases.map((a) => `\`GET ${a}\``).join(', ')}.`, '');
+    if (http.aliases?.length) lines.push(`Also answered at ${http.aliases.map((a) => `\`${http.method ?? 'GET'} ${a}\``).join(', ')}.`, '');
   } else if (tool) {
     lines.push(`### MCP \`${tool.name}\``, '', `**${tool.title}.** ${tool.mirrors ? `The same answer as \`${tool.mirrors}\`. ` : ''}${tool.description}`, '');
   }
   if (tool && http) lines.push(`MCP tool: \`${tool.name}\`.`, '');
   const pathParams = new Set(Object.keys(http?.params?.properties ?? {}));
-  const rows = parameterRows(operation.input, pathParams, http !== undefined);
+  const rows = parameterRows(operation.input, pathParams, http ? http.method ?? 'GET' : undefined);
   if (rows.length) lines.push('| parameter | in | type | default | meaning |', '|---|---|---|---|---|', ...rows, '');
   if (http) {
     const errors = http.errors.length ? http.errors.join(', ') : 'none besides 401/429';
     lines.push(`Errors: ${errors}.`, '');
-    if (http.example) lines.push('```sh', `curl 'http://127.0.0.1:7077${http.example}'`, '```', '');
+    if (http.example && http.exampleBody !== undefined) {
+      lines.push('```sh', `curl -X ${http.method ?? 'GET'} 'http://127.0.0.1:7077${http.example}' -H 'content-type: application/json' \\`, `  -d '${JSON.stringify(http.exampleBody)}'`, '```', '');
+    } else if (http.example) {
+      lines.push('```sh', `curl 'http://127.0.0.1:7077${http.example}'`, '```', '');
+    }
   }
   return lines.join('\n');
 }

@@ -17,12 +17,7 @@ export const getSymbolOperation = defineOperation({
     name: 'get_symbol',
     mirrors: 'GET /symbols',
     title: 'Look up a symbol by its exact name',
-    description: [
-      'Every symbol whose name is exactly `query` (case-sensitive; only when none is, the case-insensitive matches: `DataSource` gives the class, not every `dataSource` variable), from every package unless `package` narrows it, with file, line, signature, parameters, return type, container and doc comment.',
-      'Use it when you know the exact name (from code, a log or a stack trace) and want where it is declared and defined.',
-      'Prefer search_symbols for partial names, to explore, or to fetch a symbol by the `id` an earlier answer gave; find_declaration when you also want its code. A name with no match is an error: "Symbol \'<name>\' not found".',
-      'Example: {"query": "from_pyfile"}',
-    ].join(' '),
+    description: 'The symbols with exactly this name (case-sensitive first), optionally qualified by their containers, with place, signature and id. Example: {"query": "Config.from_pyfile"}',
   },
   input: GetSymbolInput,
   response: SymbolSearchResponse,

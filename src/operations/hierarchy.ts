@@ -20,12 +20,7 @@ export const hierarchyOperation = defineOperation({
   tool: {
     name: 'type_hierarchy',
     title: 'Type hierarchy of a type',
-    description: [
-      'The bases (up) and derived types (down) of one class, struct or interface as indented trees, several levels deep (Rider\'s Ctrl+H).',
-      'Use it to understand where a type sits: what it inherits from (including library bases outside the workspace, by name) and what specializes it. Ids in the answer feed list_members, find_inheritors and find_usages.',
-      'Prefer find_inheritors for a flat, paged list of every derived type.',
-      'Example: {"symbol": "Subject", "direction": "both", "depth": "2"}',
-    ].join(' '),
+    description: 'A type\'s bases up and derived types down, as trees: where a type sits. Example: {"symbol": "Subject", "direction": "both"}',
   },
   input: HierarchyQuery,
   response: HierarchyResponse,

@@ -18,11 +18,7 @@ export const implementationsOperation = defineOperation({
   tool: {
     name: 'find_implementations',
     title: 'Overrides and implementations of a method',
-    description: [
-      'Finds every override of a virtual or abstract method and every implementation of an interface method, in all derived types of the workspace, with file, line, signature and id.',
-      'Use it before changing a method\'s contract, or to see what actually runs behind an interface call. Name the method qualified (`Base::run`, `Subscriber._next`) or narrow with containingType.',
-      'Example: {"symbol": "OnTestStart", "containingType": "TestEventListener"}',
-    ].join(' '),
+    description: 'The overrides of a virtual or abstract method and the implementations of an interface method. Example: {"symbol": "Test.SetUp"}',
   },
   input: ImplementationsQuery,
   response: ImplementationsResponse,

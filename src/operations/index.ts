@@ -3,9 +3,9 @@
  * docs/API.md describes them: finding by name first, then one symbol's navigation, then files and packages.
  * One file per operation (or per pair that shares its schemas) in this directory.
  */
+import { batchOperation } from './batch.js';
 import { calleesOperation, callersOperation } from './calls.js';
 import { childrenOperation } from './children.js';
-import { contextOperation } from './context.js';
 import { counterpartOperation } from './counterpart.js';
 import { declarationOperation } from './declaration.js';
 import { getSymbolOperation } from './get-symbol.js';
@@ -39,7 +39,6 @@ export const OPERATIONS: Operation[] = [
   calleesOperation,
   impactOperation,
   pathOperation,
-  contextOperation,
   signatureOperation,
   docOperation,
   counterpartOperation,
@@ -50,6 +49,8 @@ export const OPERATIONS: Operation[] = [
   childrenOperation,
   statusOperation,
   healthOperation,
+  // Last: it runs the others, named by their tools.
+  batchOperation(() => OPERATIONS),
 ];
 
 export { defineOperation, endpointOf, type Operation } from './operation.js';

@@ -20,12 +20,7 @@ export const inheritorsOperation = defineOperation({
   tool: {
     name: 'find_inheritors',
     title: 'Find the types deriving from a type',
-    description: [
-      'Lists the classes, structs and interfaces that derive from (extend, implement, embed) a type, across the whole workspace and every language plumb indexes, with the depth and the type each derives through.',
-      'Combines the base names written in the code with the language server (clangd type hierarchy, TypeScript and gopls implementation), so it finds subclasses a server alone misses and Go types that satisfy an interface without naming it.',
-      'Use depth="all" for the whole tree below a type; use type_hierarchy to see bases as well, find_implementations for the overrides of one method.',
-      'Example: {"symbol": "ZodType", "depth": "1"}',
-    ].join(' '),
+    description: 'The types deriving from a class or implementing an interface, to any depth: check them before changing a base type. Example: {"symbol": "testing::Test", "depth": 2}',
   },
   input: InheritorsQuery,
   response: InheritorsResponse,

@@ -21,12 +21,7 @@ export const membersOperation = defineOperation({
   tool: {
     name: 'list_members',
     title: 'List the members of a type',
-    description: [
-      'The fields, methods, constructors and nested types of one class, struct, interface or enum, in declaration order, with signatures, static/visibility and ids; inherited=true adds the members of its base classes, each marked with the base it comes from (overridden ones once, as the override).',
-      'Use it to see what a type offers before reading its file, or to find the method to call; C++ out-of-line definitions and Go receiver methods from other files are included.',
-      'Pass the type\'s name (`Subject`, `testing::Test`, `flask.Flask`) or an id; `kind` filters the members ("method").',
-      'Example: {"symbol": "Subject", "inherited": true, "kind": "method"}',
-    ].join(' '),
+    description: 'The members of a class, struct or interface in declaration order (inherited=true adds the bases\'): a type\'s API at a glance. Example: {"symbol": "Subject", "kind": "method"}',
   },
   input: MembersQuery,
   response: MembersResponse,

@@ -15,12 +15,7 @@ export const outlineOperation = defineOperation({
   tool: {
     name: 'symbol_outline',
     title: 'Outline a file',
-    description: [
-      'The symbol tree of one source file (classes, functions, methods, fields, nested), with kinds and line numbers, from the language server.',
-      'Use it to see what a file contains before reading it, or to read just one symbol: name it in display_code_for and its source comes back with the outline, which is much cheaper than reading the whole file.',
-      'Prefer get_symbol_children when you already have a position inside a class and want only its members.',
-      'Example: {"file": "src/config.py", "display_code_for": "Config.from_pyfile", "depth": 2}',
-    ].join(' '),
+    description: 'A file\'s symbol tree with kinds and lines; symbols named in display_code_for come with their code, cheaper than reading the file. Example: {"file": "src/config.py", "display_code_for": "Config.from_pyfile"}',
   },
   input: OutlineQuery,
   response: OutlineResponse,

@@ -16,11 +16,7 @@ export const listPackagesOperation = defineOperation({
   tool: {
     name: 'list_packages',
     title: 'Packages of the workspace',
-    description: [
-      'The packages (modules, crates, projects) of the workspace, named as their manifests spell them (package.json, go.mod, Cargo.toml, pyproject.toml, *.csproj, CMakeLists.txt...), with path, main language and symbol count.',
-      'Use it to get the lay of a repository you do not know, or to find the package name that search_symbols and get_package_symbols narrow by.',
-      'Example: {"query": "core", "scope": "user"}',
-    ].join(' '),
+    description: 'The packages (modules, crates, projects) of the workspace from their manifests: the lay of an unknown repository. Example: {"scope": "user"}',
   },
   input: PackagesQuery,
   response: PackagesResponse,
@@ -41,12 +37,7 @@ export const packageSymbolsOperation = defineOperation({
   tool: {
     name: 'get_package_symbols',
     title: 'Symbols of one package',
-    description: [
-      'The symbols of one package, ordered by file then line, optionally only some kinds (`kind`: "class,function").',
-      'Use it to see a package\'s API (its classes and functions) without opening its files; names come from list_packages (exact, else a unique case-insensitive match).',
-      'Prefer search_symbols when you are looking for a particular name.',
-      'Example: {"name": "flask", "kind": "class"}',
-    ].join(' '),
+    description: 'The symbols of one package, by file and line: a package\'s API. Example: {"name": "flask", "kind": "class"}',
   },
   // The package travels in the path over HTTP (/packages/{name}/symbols) and as an argument to the tool.
   input: Type.Object({ name: PackageParams.properties.name, ...PackageSymbolsQuery.properties }),

@@ -19,12 +19,7 @@ export const resolveOperation = defineOperation({
   tool: {
     name: 'resolve_position',
     title: 'Go to the definition of the name at a position',
-    description: [
-      'What the name at file:line:column refers to (Ctrl+Click in an IDE): the symbol it resolves to, its definition and declarations with code around each, and the symbol id other tools take.',
-      'Use it when you read code and want to know what a call, type or variable is; line and column are 1-based (the column may be anywhere inside the name).',
-      'Precise through the language server where one serves the language; by name from the index elsewhere (the answer says which).',
-      'Example: {"file": "src/app.py", "line": 120, "column": 17, "context_lines": 6}',
-    ].join(' '),
+    description: 'What the name at file:line:column refers to (go to definition), with its code. Example: {"file": "src/app.py", "line": 120, "column": 17}',
   },
   input: ResolveQuery,
   response: ResolveResponse,

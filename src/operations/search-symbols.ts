@@ -21,13 +21,7 @@ export const searchSymbolsOperation = defineOperation({
   tool: {
     name: 'search_symbols',
     title: 'Find symbols by name across the workspace',
-    description: [
-      'Solution-wide symbol search over plumb\'s index: finds classes, functions, methods, fields, types by name without knowing their file, in every language of the workspace.',
-      'Matches exact names first, then prefixes, CamelCase initials (`FPC` finds FMyPlayerController), substrings, and words of signatures and return types (`Receipt` finds a function returning Receipt); narrow with kind, package, language, containingType.',
-      'Use it first whenever you know (part of) a name: it is much faster and more complete than grepping. Prefer get_symbol when you know the exact name and want only its definitions.',
-      'Answers are paged (limit, offset) and say when they are truncated; forward declarations are counted, not listed, unless include_forward_declarations=true.',
-      'Example: {"query": "Config", "kind": "class", "limit": 20}',
-    ].join(' '),
+    description: 'Find symbols by name anywhere in the workspace, no file path needed: exact, prefix, CamelCase initials, substring or signature words. Start here to get the ids other tools take. Example: {"query": "FPC", "kind": "class"}',
   },
   input: SymbolSearchQuery,
   response: SymbolSearchResponse,

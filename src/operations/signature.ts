@@ -18,11 +18,7 @@ export const signatureOperation = defineOperation({
   tool: {
     name: 'get_signature',
     title: 'Signature of a function or type',
-    description: [
-      'Shows how a function, method or type is declared: the exact declaration lines (template parameters, decorators, every parameter with its type and default, return type), for every overload of the name, plus the language server\'s hover (resolved types, documentation).',
-      'Cheaper than find_declaration when only the signature is needed.',
-      'Example: {"symbol": "EXPECT_PRED_FORMAT2"} or {"symbol": "route", "containingType": "Scaffold"}',
-    ].join(' '),
+    description: 'Each overload\'s declaration head from source, and the language server\'s hover: how to call something. Example: {"symbol": "Config.from_pyfile"}',
   },
   input: SignatureQuery,
   response: SignatureResponse,
@@ -45,10 +41,7 @@ export const docOperation = defineOperation({
   tool: {
     name: 'get_doc',
     title: 'Doc comment of a symbol',
-    description: [
-      'Returns the documentation comment (or Python docstring) of a function, type or other symbol as plain text, with its signature, for every symbol the name matches.',
-      'Example: {"symbol": "Flask.make_response"}',
-    ].join(' '),
+    description: 'A symbol\'s doc comment as plain text. Example: {"symbol": "Flask.route"}',
   },
   input: DocQuery,
   response: DocResponse,

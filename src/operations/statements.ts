@@ -31,13 +31,7 @@ export const statementsOperation = defineOperation({
   tool: {
     name: 'search_statements',
     title: 'Search statements by text, regex or path',
-    description: [
-      'Finds statements ("where does the code do Y"): every statement whose source contains a text or matches a regex, or the nodes a path selects, across C, C++, C#, TypeScript/JavaScript, Python, Go, Java and Rust.',
-      'Paths use short names that work in every language: `//method[Main]//call[WriteLine]` (calls of WriteLine anywhere in Main), `//class[UserService]/method` (its methods), `//if[@contains=\'null\']`, `//function[@async]`, `//method[run]/statement[1]` (first statement), with and/or/not(...) inside [].',
-      'Each hit has a path (`/pkg/file/Class/method/if[1]/expression[1]`), depth (0 = directly in the method body), file:line and code. Narrow with file, package, language or symbol (a method or class name, or an id).',
-      'Prefer search_symbols to find declarations by name, find_usages for references of a symbol.',
-      'Example: {"query": "//method[Main]//call", "type": "path", "limit": 20}',
-    ].join(' '),
+    description: 'Statements matching a text, a regex or a path over the syntax tree (`//method[Main]//call`, `//if[@contains=\'err\']`), with their code: code patterns grep cannot express. Example: {"query": "//class[UserService]/method", "type": "path"}',
   },
   input: StatementsQuery,
   response: StatementsResponse,

@@ -17,11 +17,7 @@ export const statusOperation = defineOperation({
   tool: {
     name: 'index_status',
     title: 'Index and language-server status',
-    description: [
-      'Whether plumb\'s symbol index is built (files and symbols so far), the store holding it (reachable or not), and the state of each language server (stopped until first needed, starting, indexing with progress, ready, unhealthy: not answering or failing, being restarted, crashed).',
-      'Use it when answers say partial: true, when a tool reports a server unavailable, or before a large task to see what languages the workspace has running.',
-      'Example: {}',
-    ].join(' '),
+    description: 'Whether the index is built and each language server\'s state: ask when answers say partial or a server is unavailable. Example: {}',
   },
   input: Type.Object({ format: FormatParam }),
   response: StatusResponse,

@@ -21,12 +21,7 @@ export const usagesOperation = defineOperation({
   tool: {
     name: 'find_usages',
     title: 'Find every usage of a symbol',
-    description: [
-      'Every place one symbol is used (Rider\'s Alt+F7): calls, reads, writes, imports, type references and base-class clauses across the workspace, each with file:line, the line of code, the enclosing function or class (with its id) and the kind of usage.',
-      'Name the symbol by `symbol` (short or qualified: `Flask.route`, `testing::Test`) or by an `id` from search_symbols; when several match you get their ids to choose from.',
-      'Semantic (the language server) where one serves the language; syntactic name matches elsewhere, and the answer says which. Prefer it over grepping: it skips comments, strings and same-named symbols (semantic mode), and ignored directories.',
-      'Example: {"symbol": "Config.from_object", "limit": 50, "context_lines": 2}',
-    ].join(' '),
+    description: 'Every reference to one symbol (calls, reads, writes, imports, types), each with its line and enclosing function: use it instead of grep to see who uses something. Example: {"symbol": "Config.from_object"}',
   },
   input: UsagesQuery,
   response: UsagesResponse,

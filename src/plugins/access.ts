@@ -22,13 +22,39 @@ export async function registerAccess(app: FastifyInstance, config: PlumbConfig):
       max: config.rateLimit.max,
       timeWindow: config.rateLimit.windowMs,
       allowList: (request) => config.rateLimit.exemptLoopback && isLoopbackAddress(request.ip),
-      errorResponseBuilder: (_request, context) =>
-        new PlumbError('rate_limited', `Rate limit of ${context.max} requests per ${config.rateLimit.windowMs / 1000} s exceeded; retry in ${context.after}`),
+      errorResponseBuilder: (_request, context) => rateLimited(context.max, config.rateLimit.windowMs, context.after),
     });
     app.addHook('onRequest', app.rateLimit());
+    const limiter = app.createRateLimit();
+    app.decorate('chargeRequests', async (request: FastifyRequest, count: number) => {
+      for (let i = 0; i < count; i++) {
+        const outcome = await limiter(request);
+        if (outcome.isAllowed) return;
+        if (outcome.isExceeded) throw rateLimited(outcome.max, config.rateLimit.windowMs, `${outcome.ttlInSeconds} seconds`, outcome.ttlInSeconds);
+      }
+    });
   }
   if (config.token) app.addHook('onRequest', bearerTokenCheck(config.token));
   else if (isLoopback(config.host)) app.addHook('onRequest', loopbackGuard);
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Present while a rate limit is on: counts `count` more requests from this client, a 429 once past the limit. */
+    chargeRequests?: (request: FastifyRequest, count: number) => Promise<void>;
+  }
+}
+
+function rateLimited(max: number, windowMs: number, after: string, retryAfter?: number): PlumbError {
+  return new PlumbError('rate_limited', `Rate limit of ${max} requests per ${windowMs / 1000} s exceeded; retry in ${after}`, retryAfter === undefined ? {} : { retryAfter });
+}
+
+/**
+ * A request that carries several (a batch, over HTTP or as an MCP tool call) counts as that many toward the rate
+ * limit: the onRequest hook counted one, this counts the rest. Nothing to count without a limit.
+ */
+export async function chargeRequests(request: FastifyRequest, count: number): Promise<void> {
+  if (count > 1) await request.server.chargeRequests?.(request, count - 1);
 }
 
 /** Hashing first gives equal-length buffers, so timingSafeEqual never throws and the length leaks nothing. */
