@@ -7,9 +7,11 @@
  * Each kind of noise is one rule of RULES: what it matches (a pattern over the text), why it is
  * noise, and which ranges of a match it blanks. Brackets are matched and counted with the shared
  * C-family lexer (c-lexer.ts), so a parenthesis or brace in a string, character literal or comment
- * counts for nothing.
+ * counts for nothing. What the rules leave, heads.ts reads declaration by declaration: a word or call that
+ * no place in a declaration fits (`void __init f(void)`, `int size __aligned(8);`) is blanked by shape.
  */
 import { directiveEnd, lexSpans, literalAt, mayStartLiteral, type CLexOptions } from '../../syntax/c-lexer.js';
+import { declarationHeadCuts } from './heads.js';
 
 type Range = [number, number];
 
@@ -174,16 +176,19 @@ export const RULES: readonly MacroRule[] = [
 ];
 
 export function blankCppMacros(source: string): string {
-  if (!/[A-Z]{2}/.test(source)) return source;
   const cuts: Range[] = [];
-  for (const rule of RULES) {
-    if (rule.needs && !rule.needs.some((word) => source.includes(word))) continue;
-    for (const match of source.matchAll(rule.pattern)) cuts.push(...rule.blank(match, source));
+  if (/[A-Z]{2}/.test(source)) {
+    for (const rule of RULES) {
+      if (rule.needs && !rule.needs.some((word) => source.includes(word))) continue;
+      for (const match of source.matchAll(rule.pattern)) cuts.push(...rule.blank(match, source));
+    }
   }
   // Not a pattern: `#if` branches are matched up with a stack (see unbalancedBranches).
   cuts.push(...unbalancedBranches(source));
-  if (!cuts.length) return source;
-  return blankRanges(source, cuts);
+  const blanked = cuts.length ? blankRanges(source, cuts) : source;
+  // Then declaration heads, read by shape on what the rules left (heads.ts): macro words and calls no declaration has room for.
+  const heads = declarationHeadCuts(blanked);
+  return heads.length ? blankRanges(blanked, heads) : blanked;
 }
 
 /** Replaces every character of the ranges but line breaks with a space (ranges may overlap). */
