@@ -62,6 +62,12 @@ const PLAUSIBLE: Record<string, unknown[]> = {
   kind: ['class', 'function,method', 'nope'],
   depth: [1, 2, '3', 'all', 100],
   display_code_for: ['Config', 'Flask.run,Config.from_object', 'x'],
+  requests: [
+    [{ operation: 'find_declaration', params: { symbol: 'Config' } }, { operation: 'search_symbols', params: { query: 'Flask', limit: 'x' } }],
+    [{ operation: 'find_usages', params: { symbol: 'get' } }, { operation: 'nope' }, { operation: 'batch', params: {} }],
+    [{ operation: 'symbol_outline', params: { file: '../etc/passwd' } }],
+  ],
+  max_tokens: [100, 500, 100000, '300'],
 };
 
 /** A value for a parameter: mostly hostile strings, sometimes the right kind of value, sometimes arrays. */
@@ -121,17 +127,19 @@ t.test('fuzz: every route and tool, hostile values, no 5xx but a language server
     for (let i = 0; i < HTTP_PER_ROUTE && Date.now() - started < BUDGET_MS; i++) {
       let url = http.path;
       for (const name of pathParams) url = url.replace(`:${name}`, rng() < 0.1 ? pick(rng, RAW_FRAGMENTS) : encode(String(valueFor(rng, properties[name], false, name))) || 'flask');
+      // A POST (/batch) takes its input as a JSON body, with JSON values as a tool's arguments.
+      const post = http.method === 'POST';
       const params: Record<string, unknown> = {};
-      for (const name of queryNames) if (rng() < 0.6) params[name] = valueFor(rng, properties[name], false, name);
+      for (const name of queryNames) if (rng() < 0.6) params[name] = valueFor(rng, properties[name], post, name);
       if (rng() < 0.1) params[pick(rng, ['unknown', 'x', '__proto__', 'constructor'])] = pick(rng, HOSTILE_STRINGS);
-      const qs = queryString(rng, params);
+      const qs = post ? '' : queryString(rng, params);
       const full = qs ? `${url}?${qs}` : url;
       const accept = pick(rng, [undefined, 'text/markdown', 'application/json', 'text/markdown;q=0, application/json', '*/*', 'text/markdown;q=abc', '']);
-      const response = await app.inject({ method: 'GET', url: full, headers: accept === undefined ? {} : { accept } });
+      const response = await app.inject({ method: post ? 'POST' : 'GET', url: full, headers: accept === undefined ? {} : { accept }, ...(post ? { payload: params as object } : {}) });
       requests++;
       statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
       const status = response.statusCode;
-      if (status >= 500 && status !== 503 && status !== 504) failures.push(`${status} GET ${full.slice(0, 300)}: ${response.body.slice(0, 300)}`);
+      if (status >= 500 && status !== 503 && status !== 504) failures.push(`${status} ${post ? `POST ${JSON.stringify(params).slice(0, 300)}` : 'GET'} ${full.slice(0, 300)}: ${response.body.slice(0, 300)}`);
       if (status >= 400) {
         let body: { error?: { code?: unknown; message?: unknown } } | undefined;
         try {
