@@ -186,7 +186,8 @@ export function renderAnswer(operation: Operation, answer: unknown): string {
   if (!budget) return markdown;
   const lines = markdown.split('\n');
   const at = lines[0]?.startsWith('#') ? 1 : 0;
-  lines.splice(at, 0, ...(at === 1 ? ['', budgetNotice(budget)] : [budgetNotice(budget), '']));
+  const notice = [...(at === 1 ? [''] : []), budgetNotice(budget), ...(lines[at] === '' ? [] : [''])];
+  lines.splice(at, 0, ...notice);
   return lines.join('\n');
 }
 
@@ -236,7 +237,8 @@ export async function fitToBudget(operation: Operation, input: Json, answer: unk
     lines = LAST_RESORT_LINES;
     rows = mostRows(lines);
   } else if (hasText) {
-    const longer = CODE_LINES.slice(0, -1).find((candidate) => attempt({ rows, lines: candidate }).tokens <= maxTokens);
+    // As many rows with longer code, or whole: text the markdown does not show (a doc behind a table) stays whole.
+    const longer = [Number.POSITIVE_INFINITY, ...CODE_LINES.slice(0, -1)].find((candidate) => attempt({ rows, lines: candidate }).tokens <= maxTokens);
     if (longer !== undefined) lines = longer;
   }
   return finish(attempt({ rows, lines }));
