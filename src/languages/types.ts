@@ -186,6 +186,11 @@ export interface LanguageRules {
 }
 
 /**
+  /**
+   * The language has no inheritance (C): inheritors, hierarchy and implementations answer from the index at once,
+   * without asking a server, and say so.
+   */
+  noInheritance?: boolean;
  * A language's test conventions: which files hold tests, which symbols are tests, and which calls open a
  * named test block. A test is named as its runner names it (`CodePointToUtf8Test.CanEncodeNul`, `TestList`,
  * `tests/test_app.py::TestApp::test_run`, `ZodString > min`).

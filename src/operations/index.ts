@@ -5,9 +5,7 @@
  */
 import { batchOperation } from './batch.js';
 import { calleesOperation, callersOperation } from './calls.js';
-import { changesOperation } from './changes.js';
 import { childrenOperation } from './children.js';
-import { contextOperation } from './context.js';
 import { counterpartOperation } from './counterpart.js';
 import { declarationOperation } from './declaration.js';
 import { getSymbolOperation } from './get-symbol.js';
@@ -41,8 +39,6 @@ export const OPERATIONS: Operation[] = [
   calleesOperation,
   impactOperation,
   pathOperation,
-  changesOperation,
-  contextOperation,
   signatureOperation,
   docOperation,
   counterpartOperation,

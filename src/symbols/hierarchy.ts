@@ -13,7 +13,7 @@ import { elapsedMs } from './elapsed.js';
 import { parseDepth } from './inheritors.js';
 import { A_TYPE, resolveOne } from './resolve-symbol.js';
 import { partialOf, toIndexSymbol } from './envelope.js';
-import { TypeGraph, type SupertypeEdge } from './type-graph.js';
+import { noInheritanceOutcome, TypeGraph, type SupertypeEdge } from './type-graph.js';
 
 export const NODE_CAP = 500;
 
@@ -22,7 +22,8 @@ export async function typeHierarchy(services: Services, query: HierarchyQuery, s
   const depth = parseDepth(query.depth, HIERARCHY_DEPTH_DEFAULT, undefined, false);
   const direction = query.direction ?? 'both';
   const resolved = await resolveOne(services, query, A_TYPE);
-  const graph = new TypeGraph(services, signal);
+  const noInheritance = noInheritanceOutcome(resolved.symbol);
+  const graph = new TypeGraph(services, signal, !noInheritance);
   const budget = { nodes: 0, omitted: 0 };
 
   const take = (): boolean => {
@@ -84,7 +85,7 @@ export async function typeHierarchy(services: Services, query: HierarchyQuery, s
     omitted: budget.omitted,
     truncated: budget.omitted > 0,
     ...(reasons.length > 0 ? { partial: true as const, reason: reasons.join('; ') } : {}),
-    ...(graph.serverOutcome ? { server: graph.serverOutcome } : {}),
+    ...(noInheritance ? { server: noInheritance } : graph.serverOutcome ? { server: graph.serverOutcome } : {}),
     elapsedMs: elapsedMs(started),
   };
 }

@@ -11,7 +11,7 @@ import type { Services } from '../services.js';
 import { elapsedMs } from './elapsed.js';
 import { checkLimit, listEnvelope, pageOf, partialOf, toIndexSymbol } from './envelope.js';
 import { A_TYPE, resolveOne, type ResolvedSymbol } from './resolve-symbol.js';
-import { TypeGraph, type Source } from './type-graph.js';
+import { noInheritanceOutcome, TypeGraph, type Source } from './type-graph.js';
 
 /** Types one walk visits at most (depth=all over a huge hierarchy). */
 const WALK_CAP = 5000;
@@ -73,7 +73,8 @@ export async function findInheritors(services: Services, query: InheritorsQuery,
   const offset = query.offset ?? 0;
   const maxDepth = parseDepth(query.depth, 1);
   const resolved = await resolveOne(services, query, A_TYPE);
-  const graph = new TypeGraph(services, signal, options.useServer !== false);
+  const noInheritance = noInheritanceOutcome(resolved.symbol);
+  const graph = new TypeGraph(services, signal, options.useServer !== false && !noInheritance);
   const walked = await walkInheritors(graph, resolved, maxDepth);
   const kept = query.scope === 'user' ? walked.results.filter((r) => !r.symbol.external) : walked.results;
   const results: Inheritor[] = pageOf(kept, offset, limit).map(toInheritor);
@@ -87,7 +88,7 @@ export async function findInheritors(services: Services, query: InheritorsQuery,
     ...listEnvelope({ limit, offset, totalMatches: kept.length, returned: results.length }),
     ...(reasons.length > 0 ? { partial: true as const, reason: reasons.join('; ') } : {}),
     source: serverAnswered(graph) ? 'both' : 'index',
-    ...(graph.serverOutcome ? { server: graph.serverOutcome } : {}),
+    ...(noInheritance ? { server: noInheritance } : graph.serverOutcome ? { server: graph.serverOutcome } : {}),
     elapsedMs: elapsedMs(started),
   };
 }

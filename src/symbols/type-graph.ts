@@ -7,6 +7,7 @@
  */
 import type { StoredSymbol } from '../index/store.js';
 import type { Services } from '../services.js';
+import { languageById } from '../languages/index.js';
 import { BaseResolver } from './base-resolver.js';
 import { indexSubtypes } from './index-subtypes.js';
 import type { ServerOutcome } from './server-conversation.js';
@@ -115,4 +116,14 @@ export class TypeGraph {
 
 export function compareSymbols(a: StoredSymbol, b: StoredSymbol): number {
   return Number(a.external) - Number(b.external) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column;
+}
+
+/**
+ * Where the type's language has no inheritance (C): the outcome that says the server was not asked and why,
+ * for inheritors, hierarchy and implementations to answer from the index at once.
+ */
+export function noInheritanceOutcome(symbol: StoredSymbol): ServerOutcome | undefined {
+  const language = languageById(symbol.language);
+  if (!language?.rules.noInheritance) return undefined;
+  return { language: language.name, request: null, state: 'unsupported', reason: `${language.name} has no inheritance: nothing derives from a ${symbol.kind} and it derives from nothing, so the index answers without asking a server` };
 }

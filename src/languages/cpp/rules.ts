@@ -65,4 +65,5 @@ export const cRules: LanguageRules = {
   uninherited: undefined,
   accessLabels: false,
   isStatic: undefined,
+  noInheritance: true,
 };
