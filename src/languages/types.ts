@@ -175,6 +175,11 @@ export interface LanguageRules {
   isStatic?(member: StoredSymbol): boolean | undefined;
   /** A member's visibility as written or by the language's default; undefined when the language has none. */
   visibility?(type: StoredSymbol, member: StoredSymbol): string | undefined;
+  /**
+   * The language has no inheritance (C): inheritors, hierarchy and implementations answer from the index at once,
+   * without asking a server, and say so.
+   */
+  noInheritance?: boolean;
   /** Types satisfy interfaces without naming them (Go): a server's implementations are all direct subtypes. */
   structuralTypes?: boolean;
   /** How a written base names a type. */
@@ -186,11 +191,6 @@ export interface LanguageRules {
 }
 
 /**
-  /**
-   * The language has no inheritance (C): inheritors, hierarchy and implementations answer from the index at once,
-   * without asking a server, and say so.
-   */
-  noInheritance?: boolean;
  * A language's test conventions: which files hold tests, which symbols are tests, and which calls open a
  * named test block. A test is named as its runner names it (`CodePointToUtf8Test.CanEncodeNul`, `TestList`,
  * `tests/test_app.py::TestApp::test_run`, `ZodString > min`).

@@ -5,7 +5,9 @@
  */
 import { batchOperation } from './batch.js';
 import { calleesOperation, callersOperation } from './calls.js';
+import { changesOperation } from './changes.js';
 import { childrenOperation } from './children.js';
+import { contextOperation } from './context.js';
 import { counterpartOperation } from './counterpart.js';
 import { declarationOperation } from './declaration.js';
 import { getSymbolOperation } from './get-symbol.js';
@@ -39,6 +41,8 @@ export const OPERATIONS: Operation[] = [
   calleesOperation,
   impactOperation,
   pathOperation,
+  changesOperation,
+  contextOperation,
   signatureOperation,
   docOperation,
   counterpartOperation,
