@@ -32,11 +32,34 @@ export const ServerStatus = Type.Object({
 });
 export type ServerStatus = Static<typeof ServerStatus>;
 
+/** Why a file or directory is left out of the index. */
+export const LeftOutReason = Type.Enum(['too_large', 'binary', 'unreadable', 'build_output'], {
+  description: 'too_large: larger than the 64 MB plumb parses; binary: not text (NUL bytes in its first 8 KB); unreadable: the file cannot be read (its error in detail); '
+    + 'build_output: a directory a build tool writes to, told by a marker in it (CMakeCache.txt, CACHEDIR.TAG, project.assets.json...) or a manifest beside it (Cargo.toml for target/...)',
+});
+
+export const NotIndexed = Type.Object({
+  total: Type.Integer({ description: 'Files recorded without being parsed, plus directories left out as build output' }),
+  byReason: Type.Object({
+    too_large: Type.Optional(Type.Integer()),
+    binary: Type.Optional(Type.Integer()),
+    unreadable: Type.Optional(Type.Integer()),
+    build_output: Type.Optional(Type.Integer()),
+  }, { description: 'How many of each reason (reasons with none are left out)' }),
+  paths: Type.Array(Type.Object({
+    path: Type.String({ description: 'The file or directory, as the index stores paths (root-relative; absolute under an extra root)' }),
+    kind: Type.Enum(['file', 'directory']),
+    reason: LeftOutReason,
+    detail: Type.String({ description: 'Why, for people: `is 80 MB, more than the 64 MB plumb parses`, `holds CMakeCache.txt: a CMake build tree`' }),
+  }), { description: 'The first 50 of them by path' }),
+}, { description: 'What the index leaves out, with why: nothing is dropped silently. Files are recorded (their size and stamps) but not parsed: search finds nothing in them' });
+
 export const IndexStatus = Type.Object({
   state: Type.Enum(['building', 'ready']),
   filesIndexed: Type.Integer(),
   filesTotal: Type.Integer(),
   symbols: Type.Integer(),
+  notIndexed: Type.Optional(NotIndexed),
   pendingChanges: Type.Integer({ description: 'Changed files and directories not indexed yet: noted during a build, or held after a failed attempt (the store unavailable) and tried again with backoff until it succeeds' }),
   pendingError: Type.Optional(Type.String({ description: 'Why the last attempt at the pending changes failed' })),
 });

@@ -9,6 +9,7 @@ export function statusMarkdown(status: StatusResponse): string {
     `Root: \`${status.root}\``,
     `Index: ${index.state}, ${index.filesIndexed}/${index.filesTotal} files, ${index.symbols} symbols${pendingText(index)}`,
     storeLine(status.store),
+    ...notIndexedLines(index.notIndexed),
     '',
     markdownTable(
       ['Language', 'State', 'Progress', 'PID', 'Restarts', 'Command'],
@@ -44,6 +45,15 @@ function replicationText(replication: StatusResponse['store']['replication']): s
   const primary = replication.primary ? ` from ${replication.primary}` : '';
   const version = replication.primaryVersion !== null ? `, primary at version ${replication.primaryVersion}` : replication.primaryError ? ` (primary: ${replication.primaryError})` : '';
   return `\nReplication: hot standby, ${replication.streaming ? 'streaming' : 'NOT streaming'}${primary}, replay lag ${replication.replayLagMs} ms${version}`;
+}
+
+/** What the index leaves out: counts by reason, then each listed path with why. */
+function notIndexedLines(notIndexed: StatusResponse['index']['notIndexed']): string[] {
+  if (!notIndexed || notIndexed.total === 0) return [];
+  const reasons = Object.entries(notIndexed.byReason).map(([reason, n]) => `${n} ${reason}`).join(', ');
+  const listed = notIndexed.paths.map((entry) => `- \`${entry.path}${entry.kind === 'directory' ? '/' : ''}\` (${entry.reason}): ${entry.detail}`);
+  const more = notIndexed.total > notIndexed.paths.length ? [`- and ${notIndexed.total - notIndexed.paths.length} more`] : [];
+  return ['', `Not indexed: ${notIndexed.total} (${reasons})`, ...listed, ...more];
 }
 
 function pendingText(index: StatusResponse['index']): string {

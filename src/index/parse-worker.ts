@@ -2,18 +2,25 @@
  * A parser thread: reads a file, hashes it, and extracts its symbols with tree-sitter unless the
  * hash says the stored symbols are still right. One per core, started by ParsePool.
  */
-import { closeSync, constants, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { addLanguageModules, languageById } from '../languages/index.js';
+import { addLanguageModules, languageById, type Language, type SourcePiece } from '../languages/index.js';
 import { extractSymbols } from '../syntax/index.js';
+import type { ExtractedSymbol } from '../syntax/types.js';
 import { loadParser } from '../syntax/grammars.js';
 import { contentHash } from './ids.js';
 import { encodeSymbols } from './symbol-codec.js';
-import type { ParseTask, WorkerRequest, WorkerResult, WorkerStats } from './parse-pool.js';
+import { MAX_PARSED_BYTES, tooLargeDetail, type ParseTask, type WorkerRequest, type WorkerResult, type WorkerStats } from './parse-pool.js';
 import { threadCpuMs } from './thread-cpu.js';
 
-/** Larger files are generated code or data: recorded, not parsed (tree-sitter time grows with them). */
-const MAX_PARSED_BYTES = 4 * 1024 * 1024;
+/** From this size a file its language can cut is read in pieces of PIECE_SIZE (Language.largeFilePieces). */
+const PIECES_FROM_BYTES = 4 * 1024 * 1024;
+const PIECE_SIZE = 1024 * 1024;
+/**
+ * A thread that parsed a file this large whole retires once its tasks are done: tree-sitter's memory never
+ * shrinks (a 71 MB header left the thread 230 MB larger), a new thread starts small.
+ */
+const RETIRE_AFTER_BYTES = 16 * 1024 * 1024;
 
 /** Where this thread's time went (ParsePool.stats): wall milliseconds per step, summed over files. */
 const stats: WorkerStats = { files: 0, read: 0, prepare: 0, parse: 0, extract: 0, serialize: 0, cpuMs: undefined, startCpuMs: threadCpuMs() };
@@ -27,30 +34,67 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
     let clock = performance.now();
     // Synchronous: this thread has nothing else to do meanwhile, and one read call costs less CPU than
     // the thread pool's open/stat/read/close round trips (and its time is then this step's own).
-    const content = readRegularFile(task.absolute);
+    let content: Buffer | number;
+    try {
+      content = readRegularFile(task.absolute);
+    } catch (error) {
+      // Gone, or a link now (the watcher takes those): a failure. Anything else is a file plumb cannot read.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ELOOP') throw error;
+      return { id: task.id, outcome: 'skipped', reason: 'unreadable', detail: `cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})`, hash: '', size: 0 };
+    }
+    if (typeof content === 'number') return tooLarge(task, content, '');
     const hash = contentHash(content);
     stats.files++;
     clock = lap('read', clock);
     if (hash === task.previousHash) return { id: task.id, outcome: 'unchanged', hash, size: content.length };
-    if (content.length > MAX_PARSED_BYTES || looksBinary(content)) return { id: task.id, outcome: 'parsed', hash, size: content.length, symbolsJson: '[]' };
+    if (content.length > MAX_PARSED_BYTES) return tooLarge(task, content.length, hash);
+    if (looksBinary(content)) return { id: task.id, outcome: 'skipped', reason: 'binary', detail: 'holds NUL bytes in its first 8 KB: not text', hash, size: content.length };
     const language = languageById(task.language);
     if (!language) return { id: task.id, outcome: 'failed', error: `no language '${task.language}' in LANGUAGES (src/languages/index.ts) or the language modules added` };
     if (task.parseOnly) return await parseOnly(task, language.syntax, content.toString('utf8'), hash);
-    const symbols = await extractSymbols(language, content.toString('utf8'), stats);
+    const text = content.toString('utf8');
+    const pieces = content.length > PIECES_FROM_BYTES ? language.largeFilePieces?.(text, PIECE_SIZE) : undefined;
+    const symbols = pieces ? await extractInPieces(language, pieces) : await extractSymbols(language, text, stats);
     clock = performance.now();
     const symbolsJson = encodeSymbols(symbols);
     lap('serialize', clock);
-    return { id: task.id, outcome: 'parsed', hash, size: content.length, symbolsJson };
+    const retire = !pieces && content.length > RETIRE_AFTER_BYTES;
+    return { id: task.id, outcome: 'parsed', hash, size: content.length, symbolsJson, ...(retire ? { retire } : {}) };
   } catch (error) {
     return { id: task.id, outcome: 'failed', error: error instanceof Error ? error.message : String(error) };
   }
 }
 
-/** The file's bytes; a path that became a link since it was walked is not followed (open fails, the file fails). */
-function readRegularFile(absolute: string): Buffer {
+/** Each piece's symbols, placed at the piece's lines in the file. */
+async function extractInPieces(language: Language, pieces: SourcePiece[]): Promise<ExtractedSymbol[]> {
+  const symbols: ExtractedSymbol[] = [];
+  for (const piece of pieces) {
+    for (const symbol of await extractSymbols(language, piece.text, stats)) {
+      for (const range of [symbol.range, symbol.selectionRange]) {
+        range.start.line += piece.line;
+        range.end.line += piece.line;
+      }
+      symbols.push(symbol);
+    }
+  }
+  return symbols;
+}
+
+/** A file larger than plumb parses: `hash` is empty when it was not read. */
+function tooLarge(task: ParseTask, size: number, hash: string): WorkerResult {
+  return { id: task.id, outcome: 'skipped', reason: 'too_large', detail: tooLargeDetail(size), hash, size };
+}
+
+/**
+ * The file's bytes, or its size when it is larger than plumb parses (it is not read); a path that became a link
+ * since it was walked is not followed (open fails, the file fails).
+ */
+function readRegularFile(absolute: string): Buffer | number {
   const fd = openSync(absolute, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
-    return readFileSync(fd);
+    const size = fstatSync(fd).size;
+    return size > MAX_PARSED_BYTES ? size : readFileSync(fd);
   } finally {
     closeSync(fd);
   }

@@ -142,6 +142,46 @@ export interface FileUpdate {
   /** The file's module for qualified search, dotted (`flask.app`, `net.http`; src/index/modules.ts), or null where its language has none. */
   module?: string | null;
   symbols: ExtractedSymbol[];
+  /** Why the file is recorded without being parsed (its symbols are none): listed in /status. */
+  skipped?: { reason: SkipReason; detail: string };
+}
+
+/** Why a file is not indexed: larger than plumb parses, not text, or not readable. */
+export type SkipReason = 'too_large' | 'binary' | 'unreadable';
+
+/** Why a file or directory is left out of the index: a file's SkipReason, or a directory of build output (src/index/build-output.ts). */
+export type LeftOutReason = SkipReason | 'build_output';
+
+/** A directory the walk left out as build output: its stored path and why. */
+export interface BuildOutputDirectory {
+  path: string;
+  reason: string;
+}
+
+/** What the index leaves out, for /status: how many of each reason, and the first of them by path. */
+export interface LeftOut {
+  total: number;
+  byReason: Partial<Record<LeftOutReason, number>>;
+  paths: LeftOutPath[];
+}
+
+export interface LeftOutPath {
+  path: string;
+  kind: 'file' | 'directory';
+  reason: LeftOutReason;
+  detail: string;
+}
+
+/**
+ * LeftOut as both stores answer it, from their rows: the skipped files' counts by reason, the number of build
+ * output directories, and the first `limit` of each by path (merged here, in JavaScript's string order).
+ */
+export function leftOutOf(fileCounts: Array<{ reason: string; n: number }>, directories: number, files: LeftOutPath[], outputs: LeftOutPath[], limit: number): LeftOut {
+  const byReason: Partial<Record<LeftOutReason, number>> = {};
+  for (const row of fileCounts) byReason[row.reason as LeftOutReason] = row.n;
+  if (directories > 0) byReason.build_output = directories;
+  const paths = [...files, ...outputs].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).slice(0, limit);
+  return { total: Object.values(byReason).reduce((sum, n) => sum + n, 0), byReason, paths };
 }
 
 export interface PackageRef {
@@ -262,6 +302,8 @@ export interface SymbolReader {
   counts(): Promise<StoreCounts>;
   /** Symbol counts per language, most first. */
   languageCounts(): Promise<Array<{ language: LanguageId; files: number; symbols: number }>>;
+  /** The files recorded without being parsed and the directories left out as build output: counts, and the first `limit` by path. */
+  leftOut(limit: number): Promise<LeftOut>;
 }
 
 /** The build side: only the index builder (src/index/symbol-index.ts) holds it. */
@@ -287,6 +329,11 @@ export interface SymbolWriter {
   bulkLoad(on: boolean): Promise<void>;
   /** Records the build's state for readers elsewhere (a replica's /status). */
   recordBuild(state: 'building' | 'ready', filesTotal: number): Promise<void>;
+  /**
+   * Records directories left out as build output: `cleared` are forgotten first (each with the directories under
+   * it), or every one with 'all' (a build's walk lists them all).
+   */
+  recordBuildOutput(directories: BuildOutputDirectory[], cleared: string[] | 'all'): Promise<void>;
 }
 
 /** A store backend (SQLite in the cache, or a shared PostgreSQL: open-store.ts chooses): the reader the use cases get and the writer the builder gets. */

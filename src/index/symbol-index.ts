@@ -10,10 +10,10 @@ import path from 'node:path';
 import type { PlumbConfig } from '../config.js';
 import { languageById } from '../languages/index.js';
 import { isManifestFile, PackageResolver } from './manifests.js';
-import { ParsePool, type WorkerStats } from './parse-pool.js';
+import { MAX_PARSED_BYTES, ParsePool, tooLargeDetail, type ParseResult, type WorkerStats } from './parse-pool.js';
 import { threadCpuMs } from './thread-cpu.js';
 import { openStore } from './open-store.js';
-import { storeLocation, type FileStamp, type FileState, type FileUpdate, type PackageRef, type SymbolReader, type SymbolStore } from './store.js';
+import { storeLocation, type BuildOutputDirectory, type FileStamp, type LeftOut, type FileState, type FileUpdate, type PackageRef, type SymbolReader, type SymbolStore } from './store.js';
 import type { StoreStatus } from '../../schemas/status.js';
 import { moduleOf, packageDirectoryCheck, type PackageDirectoryCheck } from './modules.js';
 import { RootFilter, storedPath, walkRoot, walkRoots, type IndexRoot, type WalkedFile, type WalkResult } from './walker.js';
@@ -37,6 +37,8 @@ export interface BuildSummary {
   /** Files whose size, mtime, ctime and inode (or content hash) matched the store: not parsed. */
   filesReused: number;
   filesRemoved: number;
+  /** Files recorded without being parsed (too large, binary, unreadable): /status lists them. */
+  filesSkipped: number;
   filesFailed: number;
   symbols: number;
   elapsedMs: number;
@@ -97,6 +99,8 @@ const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 5_000;
 /** Attempts at changes that failed for a reason other than an unavailable store (a bug) before they are dropped. */
 const RETRY_OTHER_ERRORS = 3;
+/** /status lists this many of the files and directories the index leaves out (all are counted). */
+const LEFT_OUT_LISTED = 50;
 /** /status waits at most this long for the store's answer (and storeTimeoutMs when that is shorter). */
 const STATUS_DEADLINE_MS = 2000;
 
@@ -147,6 +151,8 @@ export class SymbolIndex {
   private seenVersion = 0;
   private unsubscribe: (() => void) | undefined;
   private lastInfo: StoreStatus | undefined;
+  /** What the store said last of the files and directories the index leaves out. */
+  private lastLeftOut: LeftOut | undefined;
   /** The store's answer /status waits for: one at a time, however many ask. */
   private statusProbe: Promise<StoreStatus> | undefined;
   /** Changed paths (absolute) the watcher reported that are not committed yet; a failure puts them back. */
@@ -277,6 +283,14 @@ export class SymbolIndex {
     }
   }
 
+  /**
+   * The files the index records without parsing (too large, binary, unreadable) and the directories it leaves out
+   * as build output, as the store said at the last storeStatus(): counts, and the first LEFT_OUT_LISTED by path.
+   */
+  notIndexed(): LeftOut | undefined {
+    return this.lastLeftOut;
+  }
+
   /** Changed paths not committed yet (held for a retry, or noted during a build), and why they wait. */
   pending(): PendingChanges {
     const count = new Set([...this.pendingPaths, ...this.inFlight, ...this.changesDuringBuild]).size + this.refreshing;
@@ -285,7 +299,9 @@ export class SymbolIndex {
 
   private async probeStore(): Promise<StoreStatus> {
     try {
-      const info = await this.store.storeInfo();
+      // What the index leaves out is asked alongside, within the same deadline (notIndexed answers what it said last).
+      const [info, leftOut] = await Promise.all([this.store.storeInfo(), this.store.leftOut(LEFT_OUT_LISTED).catch(() => this.lastLeftOut)]);
+      this.lastLeftOut = leftOut;
       // The store answers again: changes held for a retry need not wait for the rest of their backoff.
       if (this.retryTimer) {
         clearTimeout(this.retryTimer);
@@ -392,16 +408,31 @@ export class SymbolIndex {
     // A build tool's marker or a manifest that came or went: directories that became build output leave the index,
     // those that stopped being it are walked.
     const { output, sources } = this.rejudgeBuildOutput(paths);
-    for (const directory of output) {
+    /** Build output directories that came, and stored directories whose record goes (each with those under it). */
+    const outputs: BuildOutputDirectory[] = [];
+    const cleared: string[] = [];
+    for (const { directory, reason } of output) {
       const filter = this.filters.find((f) => isInside(directory, f.root.path));
       if (!filter) continue;
-      for (const file of await this.store.filesUnder(storedPath(filter.root, directory))) removed.add(file);
+      const key = storedPath(filter.root, directory);
+      for (const file of await this.store.filesUnder(key)) removed.add(file);
+      // Only the directory itself stays watched: its marker may go again.
+      this.watcher?.remove(directory);
+      this.watcher?.add(directory);
+      outputs.push({ path: key, reason });
+    }
+    for (const directory of sources) {
+      const filter = this.filters.find((f) => isInside(directory, f.root.path));
+      if (filter) cleared.push(storedPath(filter.root, directory));
+      // Walked below as a new directory (it was watched alone).
       this.watcher?.remove(directory);
     }
     await Promise.all([...paths, ...sources].map(async (absolute) => {
       const filter = this.filters.find((f) => isInside(absolute, f.root.path));
       if (!filter) return;
       const name = path.basename(absolute);
+      // Inside a directory the index leaves out (build output being written): nothing to do.
+      if (!filter.acceptsDirectoryChain(path.dirname(absolute))) return;
       if (name === '.gitignore') filter.forgetGitignore(path.dirname(absolute));
       if (isManifestFile(name)) this.resolver.forget(path.dirname(absolute));
       let stats;
@@ -418,6 +449,8 @@ export class SymbolIndex {
         removed.add(key);
         if (key !== '.') for (const file of await this.store.filesUnder(key)) removed.add(file);
         this.watcher?.remove(absolute);
+        // A build output directory deleted (rm -rf build) is no longer left out.
+        if (key !== '.') cleared.push(key);
         return;
       }
       if (stats.isDirectory()) {
@@ -439,17 +472,18 @@ export class SymbolIndex {
       const update = await this.parseOne(pool, file, await previousHash(file.stored));
       if (update) updates.push(update);
     }));
-    if (updates.length === 0 && removed.size === 0) return;
-    await this.serialized(() => this.store.write(updates, [...removed]));
-    await this.refreshCounts();
+    // The files first: once a directory is listed as build output, what it held is out of the index.
+    if (updates.length > 0 || removed.size > 0) await this.serialized(() => this.store.write(updates, [...removed]));
+    if (outputs.length > 0 || cleared.length > 0) await this.serialized(() => this.store.recordBuildOutput(outputs, cleared));
+    if (updates.length > 0 || removed.size > 0) await this.refreshCounts();
   }
 
   /**
    * The directories whose build-output judgement (build-output.ts) changes with these changed paths: a marker
    * (CMakeCache.txt...) judges its own directory, a manifest (Cargo.toml...) the directories beside it.
    */
-  private rejudgeBuildOutput(paths: string[]): { output: string[]; sources: string[] } {
-    const output: string[] = [];
+  private rejudgeBuildOutput(paths: string[]): { output: Array<{ directory: string; reason: string }>; sources: string[] } {
+    const output: Array<{ directory: string; reason: string }> = [];
     const sources: string[] = [];
     const directories = new Set(paths.filter((p) => mayMarkBuildOutput(path.basename(p))).map((p) => path.dirname(p)));
     for (const directory of directories) {
@@ -466,7 +500,7 @@ export class SymbolIndex {
       filter.forgetBuildOutput(directory);
       judged.forEach((d, i) => {
         const now = filter.buildOutput(d);
-        if (now !== undefined && before[i] === undefined) output.push(d);
+        if (now !== undefined && before[i] === undefined) output.push({ directory: d, reason: now });
         else if (now === undefined && before[i] !== undefined) sources.push(d);
       });
     }
@@ -474,12 +508,13 @@ export class SymbolIndex {
   }
 
   private async parseOne(pool: ParsePool, file: WalkedFile, previousHash: string | undefined): Promise<FileUpdate | undefined> {
-    const result = await pool.parse({ absolute: file.absolute, language: file.language, previousHash });
+    const result = await parseFile(pool, file, previousHash);
+    if (result.outcome === 'skipped') return this.toUpdate(file, result.hash, result.size, [], { reason: result.reason, detail: result.detail });
     if (result.outcome !== 'parsed') return undefined;
     return this.toUpdate(file, result.hash, result.size, result.symbols);
   }
 
-  private toUpdate(file: WalkedFile, hash: string, size: number, extracted: FileUpdate['symbols']): FileUpdate {
+  private toUpdate(file: WalkedFile, hash: string, size: number, extracted: FileUpdate['symbols'], skipped?: FileUpdate['skipped']): FileUpdate {
     // No language has names spanning lines: such a "name" is a parser's error recovery, not a symbol.
     const symbols = extracted.filter((symbol) => symbol.name !== '' && !symbol.name.includes('\n'));
     return {
@@ -494,6 +529,7 @@ export class SymbolIndex {
       external: file.root.external,
       module: moduleOf(file.absolute, file.root.path, languageById(file.language), this.isPackage),
       symbols,
+      ...(skipped ? { skipped } : {}),
     };
   }
 
@@ -540,7 +576,8 @@ export class SymbolIndex {
     const walk = await walkRoots(this.filters);
     stage = endStage(profile.walk, stage);
     if (!refresh) await this.serialized(() => this.store.recordBuild('building', walk.files.length));
-    if (this.options.config.index.watch && !this.closed) this.watchDirectories(walk.directories);
+    // Build output directories are watched themselves (not what is below them): their marker may go.
+    if (this.options.config.index.watch && !this.closed) this.watchDirectories([...walk.directories, ...walk.buildOutput.map((output) => output.directory)]);
 
     // Packages from every manifest seen, so a package without symbols still exists.
     const packages = new Map<string, PackageRef>();
@@ -567,6 +604,7 @@ export class SymbolIndex {
     await this.serialized(async () => {
       await this.store.registerPackages([...packages.values()]);
       if (removed.length) await this.store.write([], removed);
+      await this.store.recordBuildOutput(walk.buildOutput.map((output) => ({ path: storedPath(output.root, output.directory), reason: output.reason })), 'all');
     });
     stage = endStage(profile.diff, stage);
     const summary: BuildSummary = {
@@ -574,6 +612,7 @@ export class SymbolIndex {
       filesParsed: 0,
       filesReused: walk.files.length - toParse.length,
       filesRemoved: removed.length,
+      filesSkipped: 0,
       filesFailed: 0,
       symbols: 0,
       elapsedMs: 0,
@@ -646,12 +685,16 @@ export class SymbolIndex {
     };
     await Promise.all(toParse.map(async (file) => {
       const previous = stored.get(file.stored);
-      const result = await pool.parse({ absolute: file.absolute, language: file.language, previousHash: previous?.hash });
+      const result = await parseFile(pool, file, previous?.hash);
       if (this.closed) return;
       if (result.outcome === 'parsed') {
         summary.filesParsed++;
         batch.push(this.toUpdate(file, result.hash, result.size, result.symbols));
         batchSymbols += result.symbols.length;
+      } else if (result.outcome === 'skipped') {
+        // Recorded without symbols, with why: /status lists it.
+        summary.filesSkipped++;
+        batch.push(this.toUpdate(file, result.hash, result.size, [], { reason: result.reason, detail: result.detail }));
       } else if (result.outcome === 'unchanged') {
         summary.filesReused++;
         touched.push({ file: file.stored, size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs, ino: file.ino });
@@ -774,6 +817,12 @@ function endStage(into: StageTime, since: { wall: number; cpu: number | undefine
   into.wallMs += now.wall - since.wall;
   into.cpuMs = into.cpuMs === undefined || now.cpu === undefined || since.cpu === undefined ? undefined : into.cpuMs + now.cpu - since.cpu;
   return now;
+}
+
+/** A walked file's symbols from the parser threads; one larger than plumb parses is not read at all. */
+function parseFile(pool: ParsePool, file: WalkedFile, previousHash: string | undefined): Promise<ParseResult> {
+  if (file.size > MAX_PARSED_BYTES) return Promise.resolve({ id: 0, outcome: 'skipped', reason: 'too_large', detail: tooLargeDetail(file.size), hash: '', size: file.size });
+  return pool.parse({ absolute: file.absolute, language: file.language, previousHash });
 }
 
 /** `<cacheDir>/<root name>-<hash of root>/index.sqlite`: one database per workspace. */

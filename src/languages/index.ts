@@ -22,7 +22,7 @@ import { typescript } from './typescript/index.js';
 import type { Language, LanguageDescriptor, LanguageRules, ServerDescriptor } from './types.js';
 import { LANGUAGE_IDS, type LanguageId } from './ids.js';
 
-export type { BaseCandidate, BaseLookup, CommandSource, FilesAround, Language, LanguageDescriptor, LanguageOfFile, LanguageRules, ModulePathRule, ServerDescriptor } from './types.js';
+export type { BaseCandidate, BaseLookup, CommandSource, FilesAround, Language, LanguageDescriptor, LanguageOfFile, LanguageRules, ModulePathRule, ServerDescriptor, SourcePiece } from './types.js';
 
 /** Every language, in the order the schemas' enum lists them. */
 export const LANGUAGES = [c, cpp, csharp, typescript, tsx, javascript, python, go, java, rust] as const;

@@ -114,6 +114,17 @@ export interface Language<Id extends string = string> {
   rules: LanguageRules;
   /** Where some of its extensions are written in another language too (C and C++'s `.h`): which one a file is. */
   languageOf?: LanguageOfFile;
+  /**
+   * A file too large to parse whole at no cost that can be read in pieces giving the same symbols (C's generated
+   * headers of `#define`s): its pieces of about `pieceSize` characters each; undefined when it cannot be cut.
+   */
+  largeFilePieces?: (source: string, pieceSize: number) => SourcePiece[] | undefined;
+}
+
+/** A piece of a file, parsed on its own: its text and the line (0-based) of the file its first line is. */
+export interface SourcePiece {
+  text: string;
+  line: number;
 }
 
 /**

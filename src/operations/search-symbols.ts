@@ -8,7 +8,7 @@ export const searchSymbolsOperation = defineOperation({
     path: '/symbols',
     summary: 'Find symbols by name across the workspace',
     description: [
-      'Solution-wide search over the index: no file path needed. Ranked by tier: case-sensitive exact name, case-insensitive exact, prefix, CamelCase initials (`FPC` finds FMyPlayerController), substring, then words of the signature and return type (`Receipt` finds `processPayment(...): Receipt`).',
+      'Solution-wide search over the index: no file path needed. Ranked by tier: case-sensitive exact name, case-insensitive exact, prefix, CamelCase (`FPC` finds FMyPlayerController; words and initials mixed, `UMyASC` finds UMyAbilitySystemComponent), substring, then words of the signature and return type (`Receipt` finds `processPayment(...): Receipt`).',
       'Within a tier: workspace before extra roots, definitions before declarations, then name, file and line.',
       'Forward declarations (`class X;`) are grouped out and counted in forwardDeclarations; include_forward_declarations=true appends them.',
       '`match=exact` is get_symbol: only names equal to the query, from every package unless `package` narrows it; none → 404 `Symbol \'<name>\' not found`.',

@@ -3,14 +3,17 @@ import type { HealthResponse, StatusResponse } from '../../schemas/status.js';
 import { VERSION } from '../version.js';
 
 export async function readStatus(services: Services): Promise<StatusResponse> {
-  const index = { ...services.index.status(), ...services.index.pending() };
+  // The store's answer first: what the index leaves out comes with it.
+  const store = await services.index.storeStatus();
+  const notIndexed = services.index.notIndexed();
+  const index = { ...services.index.status(), ...services.index.pending(), ...(notIndexed ? { notIndexed } : {}) };
   return {
     ready: index.state === 'ready',
     root: services.workspace.root,
     version: VERSION,
     uptimeMs: Date.now() - services.startedAt,
     index,
-    store: await services.index.storeStatus(),
+    store,
     servers: services.lsp.status(),
     requestsCancelled: services.stats.requestsCancelled,
   };

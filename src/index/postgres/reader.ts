@@ -3,7 +3,7 @@
  * where SQLite's order ends in its index's row-id order, the row id is the last key here.
  */
 import type { LanguageId } from '../../syntax/types.js';
-import { packageInfos, type FileFilter, type IndexedFileInfo, type PackageInfo, type PackageRow, type PackageSymbolsSpec, type StoreCounts, type StoredSymbol } from '../store.js';
+import { leftOutOf, packageInfos, type FileFilter, type IndexedFileInfo, type LeftOut, type LeftOutPath, type PackageInfo, type PackageRow, type PackageSymbolsSpec, type StoreCounts, type StoredSymbol } from '../store.js';
 import type { PgValue, Reads } from './connection.js';
 import { SYMBOL_COLUMNS, SYMBOL_JOINS, toSymbol, type SymbolRow } from './rows.js';
 
@@ -116,6 +116,22 @@ export class PostgresQueries {
   async counts(): Promise<StoreCounts> {
     const rows = await this.connection.rows<{ files: number; symbols: number }>('SELECT count(*) AS files, coalesce(sum(symbol_count), 0) AS symbols FROM files WHERE workspace_id = $1', [this.workspaceId()]);
     return { files: rows[0].files, symbols: rows[0].symbols };
+  }
+
+  async leftOut(limit: number): Promise<LeftOut> {
+    const workspace = this.workspaceId();
+    const [counts, directories, files, outputs] = await Promise.all([
+      this.connection.rows<{ reason: string; n: number }>('SELECT skipped AS reason, count(*)::integer AS n FROM files WHERE workspace_id = $1 AND skipped IS NOT NULL GROUP BY skipped ORDER BY skipped', [workspace]),
+      this.connection.rows<{ n: number }>('SELECT count(*)::integer AS n FROM build_output WHERE workspace_id = $1', [workspace]),
+      this.connection.arrays<[string, string, string | null]>('SELECT path, skipped, skipped_detail FROM files WHERE workspace_id = $1 AND skipped IS NOT NULL ORDER BY path LIMIT $2', [workspace, limit]),
+      this.connection.arrays<[string, string]>('SELECT path, reason FROM build_output WHERE workspace_id = $1 ORDER BY path LIMIT $2', [workspace, limit]),
+    ]);
+    return leftOutOf(
+      counts, directories[0]?.n ?? 0,
+      files.map(([path, reason, detail]): LeftOutPath => ({ path, kind: 'file', reason: reason as LeftOutPath['reason'], detail: detail ?? '' })),
+      outputs.map(([path, detail]): LeftOutPath => ({ path, kind: 'directory', reason: 'build_output', detail })),
+      limit,
+    );
   }
 
   async languageCounts(): Promise<Array<{ language: LanguageId; files: number; symbols: number }>> {

@@ -60,12 +60,18 @@ CREATE TABLE symbol_bases (workspace_id integer NOT NULL, symbol_id bigint NOT N
 CREATE INDEX symbol_bases_base ON symbol_bases (workspace_id, base, symbol_id);
 CREATE INDEX symbol_bases_symbol ON symbol_bases (workspace_id, symbol_id);
 `,
+  // Files recorded without being parsed say why (too_large, binary, unreadable); directories left out as build output.
+  `
+ALTER TABLE files ADD COLUMN skipped text COLLATE "C", ADD COLUMN skipped_detail text;
+CREATE INDEX files_skipped ON files (workspace_id, path) WHERE skipped IS NOT NULL;
+CREATE TABLE build_output (workspace_id integer NOT NULL, path text COLLATE "C" NOT NULL, reason text NOT NULL, PRIMARY KEY (workspace_id, path));
+`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** The tables holding a workspace's rows (what a fresh start deletes). */
-export const WORKSPACE_TABLES = ['symbol_bases', 'symbols', 'names', 'files', 'packages'] as const;
+export const WORKSPACE_TABLES = ['symbol_bases', 'symbols', 'names', 'files', 'packages', 'build_output'] as const;
 
 /** pg_advisory_xact_lock key of schema changes: "plumb" in ASCII. */
 const SCHEMA_LOCK = 0x706c756d62;

@@ -15,7 +15,7 @@ import { PlumbError } from '../../errors.js';
 import type { LanguageId } from '../../syntax/types.js';
 import { planSearch } from '../search-plan.js';
 import type {
-  FileFilter, FileStamp, FileState, FileUpdate, IndexedFileInfo, PackageInfo, PackageRef, PackageSymbolsSpec,
+  BuildOutputDirectory, FileFilter, FileStamp, FileState, FileUpdate, IndexedFileInfo, LeftOut, PackageInfo, PackageRef, PackageSymbolsSpec,
   ReplicationInfo, SearchPage, SearchSpec, StoreCounts, StoredSymbol, StoreInfo, SymbolStore,
 } from '../store.js';
 import { Connection, endClient, type ServerOf } from './connection.js';
@@ -250,6 +250,10 @@ export class PostgresSymbolStore implements SymbolStore {
     return this.queries.languageCounts();
   }
 
+  leftOut(limit: number): Promise<LeftOut> {
+    return this.queries.leftOut(limit);
+  }
+
   fileStates(): Promise<Map<string, FileState>> {
     return this.writes.fileStates();
   }
@@ -291,6 +295,11 @@ export class PostgresSymbolStore implements SymbolStore {
   async recordBuild(state: 'building' | 'ready', filesTotal: number): Promise<void> {
     this.writable();
     await this.writes.recordBuild(state, filesTotal);
+  }
+
+  async recordBuildOutput(directories: BuildOutputDirectory[], cleared: string[] | 'all'): Promise<void> {
+    this.writable();
+    await this.writes.recordBuildOutput(directories, cleared);
   }
 
   private writable(): void {

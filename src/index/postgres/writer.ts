@@ -10,7 +10,7 @@ import { humpSegments, humpsOf, prefixEnd, rankOf } from '../ranking.js';
 import { signatureWords } from '../signature-words.js';
 import { signatureText } from '../sqlite/schema.js';
 import { baseKeys } from '../sqlite/writer.js';
-import type { FileStamp, FileState, FileUpdate, PackageRef } from '../store.js';
+import type { BuildOutputDirectory, FileStamp, FileState, FileUpdate, PackageRef } from '../store.js';
 import type { Connection, PgValue, Queryable } from './connection.js';
 
 /** PostgreSQL text cannot hold NUL: one (a stray byte in a source file) becomes U+FFFD. */
@@ -33,10 +33,12 @@ const INSERT_SYMBOLS = `INSERT INTO symbols (workspace_id, ${SYMBOL_ARRAYS.map((
   SELECT $1, ${SYMBOL_ARRAYS.map(([column]) => (column === 'sig_words' ? "CASE WHEN t.sig_words = '' THEN '{}'::text[] ELSE string_to_array(t.sig_words, ' ') END" : `t.${column}`)).join(', ')}
   FROM unnest(${SYMBOL_ARRAYS.map(([, type], i) => `$${i + 2}::${type}[]`).join(', ')}) AS t(${SYMBOL_ARRAYS.map(([column]) => column).join(', ')}) ORDER BY t.id`;
 
-const UPSERT_FILES = `INSERT INTO files (workspace_id, id, path, size, mtime, ctime, ino, hash, language, package_id, external, symbol_count)
-  SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::float8[], $6::float8[], $7::float8[], $8::text[], $9::text[], $10::integer[], $11::smallint[], $12::integer[])
+const UPSERT_FILES = `INSERT INTO files (workspace_id, id, path, size, mtime, ctime, ino, hash, language, package_id, external, symbol_count, skipped, skipped_detail)
+  SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::float8[], $6::float8[], $7::float8[], $8::text[], $9::text[], $10::integer[], $11::smallint[], $12::integer[],
+    $13::text[], $14::text[])
   ON CONFLICT (workspace_id, path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, ctime = excluded.ctime, ino = excluded.ino, hash = excluded.hash,
-  language = excluded.language, package_id = excluded.package_id, external = excluded.external, symbol_count = excluded.symbol_count`;
+  language = excluded.language, package_id = excluded.package_id, external = excluded.external, symbol_count = excluded.symbol_count,
+  skipped = excluded.skipped, skipped_detail = excluded.skipped_detail`;
 
 const INSERT_NAMES = `INSERT INTO names (workspace_id, name, name_lower, first, humps, segments)
   SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) ON CONFLICT DO NOTHING`;
@@ -157,6 +159,7 @@ export class PostgresWrites {
     await this.connection.execute(client, UPSERT_FILES, [
       workspace, fileIds, batch.map((u) => u.file), batch.map((u) => u.size), batch.map((u) => u.mtimeMs), batch.map((u) => u.ctimeMs ?? 0), batch.map((u) => u.ino ?? 0),
       batch.map((u) => u.hash), batch.map((u) => u.language), packageIds, batch.map((u) => (u.external ? 1 : 0)), batch.map((u) => u.symbols.length),
+      batch.map((u) => u.skipped?.reason ?? null), batch.map((u) => cleanOrNull(u.skipped?.detail)),
     ]);
 
     const total = batch.reduce((n, u) => n + u.symbols.length, 0);
@@ -203,6 +206,25 @@ export class PostgresWrites {
       if (this.bulk) for (const name of names.keys()) this.loadedNames.add(name);
     }
     if (baseIds.length > 0) await this.connection.execute(client, 'INSERT INTO symbol_bases (workspace_id, symbol_id, base) SELECT $1, * FROM unnest($2::bigint[], $3::text[])', [workspace, baseIds, baseNames]);
+  }
+
+  async recordBuildOutput(directories: BuildOutputDirectory[], cleared: string[] | 'all'): Promise<void> {
+    const workspace = this.workspaceId();
+    await this.connection.transaction(async (client) => {
+      if (cleared === 'all') {
+        await this.connection.execute(client, 'DELETE FROM build_output WHERE workspace_id = $1', [workspace]);
+      } else {
+        const paths = cleared.map(clean);
+        if (paths.length > 0) {
+          await this.connection.execute(client, `DELETE FROM build_output b USING unnest($2::text[], $3::text[], $4::text[]) AS c(path, prefix, stop)
+            WHERE b.workspace_id = $1 AND (b.path = c.path OR (b.path > c.prefix AND b.path < c.stop))`, [workspace, paths, paths.map((p) => `${p}/`), paths.map((p) => prefixEnd(`${p}/`))]);
+        }
+      }
+      if (directories.length > 0) {
+        await this.connection.execute(client, `INSERT INTO build_output (workspace_id, path, reason) SELECT $1, * FROM unnest($2::text[], $3::text[])
+          ON CONFLICT (workspace_id, path) DO UPDATE SET reason = excluded.reason`, [workspace, directories.map((d) => clean(d.path)), directories.map((d) => clean(d.reason))]);
+      }
+    });
   }
 
   async registerPackages(packages: PackageRef[]): Promise<void> {

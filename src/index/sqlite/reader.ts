@@ -3,7 +3,7 @@
  * name, the indexed files, the packages and the counts.
  */
 import type { LanguageId } from '../../syntax/types.js';
-import { packageInfos, type FileFilter, type IndexedFileInfo, type PackageInfo, type PackageRow, type PackageSymbolsSpec, type StoreCounts, type StoredSymbol } from '../store.js';
+import { leftOutOf, packageInfos, type FileFilter, type IndexedFileInfo, type LeftOut, type LeftOutPath, type PackageInfo, type PackageRow, type PackageSymbolsSpec, type StoreCounts, type StoredSymbol } from '../store.js';
 import { SYMBOL_COLUMNS, SYMBOL_JOINS, toSymbol, type SymbolRow } from './rows.js';
 import { namedList, type SqlParams, type Statements } from './statements.js';
 
@@ -86,6 +86,16 @@ export class SymbolQueries {
   counts(): StoreCounts {
     const row = this.statements.get('SELECT count(*) AS files, coalesce(sum(symbol_count), 0) AS symbols FROM files').get() as { files: number; symbols: number };
     return { files: row.files, symbols: row.symbols };
+  }
+
+  leftOut(limit: number): LeftOut {
+    const counts = this.statements.get('SELECT skipped AS reason, count(*) AS n FROM files WHERE skipped IS NOT NULL GROUP BY skipped ORDER BY skipped').all() as Array<{ reason: string; n: number }>;
+    const directories = this.statements.get('SELECT count(*) FROM build_output').pluck().get() as number;
+    const files = (this.statements.get('SELECT path, skipped, skipped_detail FROM files WHERE skipped IS NOT NULL ORDER BY path LIMIT ?').raw().all(limit) as Array<[string, string, string | null]>)
+      .map(([path, reason, detail]): LeftOutPath => ({ path, kind: 'file', reason: reason as LeftOutPath['reason'], detail: detail ?? '' }));
+    const outputs = (this.statements.get('SELECT path, reason FROM build_output ORDER BY path LIMIT ?').raw().all(limit) as Array<[string, string]>)
+      .map(([path, detail]): LeftOutPath => ({ path, kind: 'directory', reason: 'build_output', detail }));
+    return leftOutOf(counts, directories, files, outputs, limit);
   }
 
   languageCounts(): Array<{ language: LanguageId; files: number; symbols: number }> {

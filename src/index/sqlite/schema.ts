@@ -9,7 +9,7 @@ import { VERSION } from '../../version.js';
 import { fuzzyMatches, humpSegments } from '../ranking.js';
 
 /** Bump when the tables, or what the extractor stores in them, change: a mismatch rebuilds. */
-export const SCHEMA_VERSION = 13;
+export const SCHEMA_VERSION = 14;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -18,11 +18,15 @@ CREATE TABLE packages (
   UNIQUE (name, path)
 );
 CREATE INDEX packages_lower ON packages (lower(name));
+-- skipped: why a file is recorded without being parsed (too_large, binary, unreadable), with skipped_detail for people; NULL when parsed.
 CREATE TABLE files (
   id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime REAL NOT NULL, ctime REAL NOT NULL, ino INTEGER NOT NULL, hash TEXT NOT NULL,
-  language TEXT NOT NULL, package_id INTEGER NOT NULL, external INTEGER NOT NULL, symbol_count INTEGER NOT NULL
+  language TEXT NOT NULL, package_id INTEGER NOT NULL, external INTEGER NOT NULL, symbol_count INTEGER NOT NULL, skipped TEXT, skipped_detail TEXT
 );
 CREATE INDEX files_package ON files (package_id);
+CREATE INDEX files_skipped ON files (path) WHERE skipped IS NOT NULL;
+-- Directories the walk left out as build output (src/index/build-output.ts), with why: /status lists them.
+CREATE TABLE build_output (path TEXT PRIMARY KEY, reason TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE symbols (
   id INTEGER PRIMARY KEY, sid TEXT NOT NULL, file_id INTEGER NOT NULL,
   name TEXT NOT NULL, name_lower TEXT NOT NULL, humps TEXT NOT NULL, kind TEXT NOT NULL,

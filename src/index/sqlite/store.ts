@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type {
-  FileFilter, FileStamp, FileState, FileUpdate, IndexedFileInfo, PackageInfo, PackageRef, PackageSymbolsSpec,
+  BuildOutputDirectory, FileFilter, FileStamp, FileState, FileUpdate, IndexedFileInfo, LeftOut, PackageInfo, PackageRef, PackageSymbolsSpec,
   SearchPage, SearchSpec, StoreCounts, StoredSymbol, StoreInfo, SymbolStore,
 } from '../store.js';
 import type { LanguageId } from '../../syntax/types.js';
@@ -135,6 +135,15 @@ export class SqliteSymbolStore implements SymbolStore {
 
   async languageCounts(): Promise<Array<{ language: LanguageId; files: number; symbols: number }>> {
     return this.queries.languageCounts();
+  }
+
+  async leftOut(limit: number): Promise<LeftOut> {
+    return this.queries.leftOut(limit);
+  }
+
+  async recordBuildOutput(directories: BuildOutputDirectory[], cleared: string[] | 'all'): Promise<void> {
+    this.changed();
+    this.writes.recordBuildOutput(directories, cleared);
   }
 
   async fileStates(): Promise<Map<string, FileState>> {

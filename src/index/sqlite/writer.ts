@@ -6,14 +6,14 @@ import type Database from 'better-sqlite3';
 import { baseKey } from '../../syntax/bases.js';
 import { fileIdFor, symbolIds } from '../ids.js';
 import { humpSegments, humpsOf, prefixEnd, rankOf } from '../ranking.js';
-import type { FileStamp, FileState, FileUpdate, PackageRef } from '../store.js';
+import type { BuildOutputDirectory, FileStamp, FileState, FileUpdate, PackageRef } from '../store.js';
 import { DROP_LOAD_INDEXES, finishLoad, signatureText, TEXT_PENDING } from './schema.js';
 import type { Statements } from './statements.js';
 
-const UPSERT_FILE = `INSERT INTO files (id, path, size, mtime, ctime, ino, hash, language, package_id, external, symbol_count)
-  VALUES (@id, @path, @size, @mtime, @ctime, @ino, @hash, @language, @packageId, @external, @symbolCount)
+const UPSERT_FILE = `INSERT INTO files (id, path, size, mtime, ctime, ino, hash, language, package_id, external, symbol_count, skipped, skipped_detail)
+  VALUES (@id, @path, @size, @mtime, @ctime, @ino, @hash, @language, @packageId, @external, @symbolCount, @skipped, @skippedDetail)
   ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, ctime = excluded.ctime, ino = excluded.ino, hash = excluded.hash, language = excluded.language,
-  package_id = excluded.package_id, external = excluded.external, symbol_count = excluded.symbol_count RETURNING id`;
+  package_id = excluded.package_id, external = excluded.external, symbol_count = excluded.symbol_count, skipped = excluded.skipped, skipped_detail = excluded.skipped_detail RETURNING id`;
 
 /** Positional parameters, bound from one array per row: binding 28 named parameters costs more than the insert's own work. */
 const INSERT_SYMBOL = `INSERT INTO symbols (sid, file_id, name, name_lower, humps, kind, qualified_name, containing_type,
@@ -101,7 +101,7 @@ export class SymbolWrites {
         const external = update.external ? 1 : 0;
         const { id } = upsertFile.get({
           id: newId, path: update.file, size: update.size, mtime: update.mtimeMs, ctime: update.ctimeMs ?? 0, ino: update.ino ?? 0, hash: update.hash,
-          language: update.language, packageId, external, symbolCount: update.symbols.length,
+          language: update.language, packageId, external, symbolCount: update.symbols.length, skipped: update.skipped?.reason ?? null, skippedDetail: update.skipped?.detail ?? null,
         }) as { id: number };
         const ids = symbolIds(update.file, update.symbols);
         const module = update.module ?? null;
@@ -130,6 +130,16 @@ export class SymbolWrites {
       }
     });
     apply();
+  }
+
+  recordBuildOutput(directories: BuildOutputDirectory[], cleared: string[] | 'all'): void {
+    const clear = this.statements.get('DELETE FROM build_output WHERE path = @path OR (path > @prefix AND path < @end)');
+    const insert = this.statements.get('INSERT OR REPLACE INTO build_output (path, reason) VALUES (?, ?)');
+    this.db.transaction(() => {
+      if (cleared === 'all') this.statements.get('DELETE FROM build_output').run();
+      else for (const path of cleared) clear.run({ path, prefix: `${path}/`, end: prefixEnd(`${path}/`) });
+      for (const directory of directories) insert.run(directory.path, directory.reason);
+    })();
   }
 
   registerPackages(packages: PackageRef[]): void {

@@ -2,6 +2,7 @@
 import { c as syntax } from '../cpp/syntax.js';
 import { clangd } from '../cpp/index.js';
 import { cRules } from '../cpp/rules.js';
+import { preprocessorPieces } from '../cpp/large-headers.js';
 import type { Language } from '../types.js';
 
 export const c: Language<'c'> = {
@@ -13,4 +14,5 @@ export const c: Language<'c'> = {
   lspLanguageId: 'c',
   fence: 'c',
   rules: cRules,
+  largeFilePieces: preprocessorPieces,
 };

@@ -2,6 +2,7 @@
 import { cpp as syntax } from './syntax.js';
 import { cppRules } from './rules.js';
 import { headerLanguageOf } from './header-language.js';
+import { preprocessorPieces } from './large-headers.js';
 import type { Language, ServerDescriptor } from '../types.js';
 
 /** clangd serves C and C++ (and Objective-C, which the index does not parse): one server, config key `languages.cpp`. */
@@ -38,4 +39,5 @@ export const cpp: Language<'cpp'> = {
   fence: 'cpp',
   rules: cppRules,
   languageOf: headerLanguageOf,
+  largeFilePieces: preprocessorPieces,
 };
