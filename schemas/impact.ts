@@ -58,7 +58,7 @@ export const ImpactTest = Type.Object({
   name: Type.Union([Type.String(), Type.Null()], { description: 'The test as its runner names it (gtest `Suite.Name`, Go `TestX`, pytest `file::Class::test_x`, `describe > it`); null for a test file reached outside any test it names' }),
   file: Type.String(),
   line: Type.Union([Type.Integer(), Type.Null()]),
-  distance: Type.Integer(),
+  distance: Type.Integer({ description: 'Of the result it is (or is in); 0 for a test the diff changes itself (POST /changes)' }),
   id: Type.Optional(Type.String({ description: 'The test function\'s symbol id, when the index holds it' })),
 });
 export type ImpactTest = Static<typeof ImpactTest>;

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import type { CallSite } from '../../schemas/calls.js';
 import {
   DIFF_CHARS_MAX, IMPACT_LIMIT_DEFAULT, IMPACT_LIMIT_MAX,
-  type ChangedFile, type ChangedSymbol, type ChangesQuery, type ChangesResponse, type ChangesResult, type ImpactPart,
+  type ChangedFile, type ChangedSymbol, type ChangesQuery, type ChangesResponse, type ChangesResult, type ImpactPart, type ImpactTest,
 } from '../../schemas/impact.js';
 import { invalidParameter, PlumbError } from '../errors.js';
 import type { StoredSymbol } from '../index/store.js';
@@ -27,6 +27,9 @@ import {
   checkDepth, checkOffset, compareAffected, FILES_SHOWN, precisionOf, reachOf, reachOfName, summarize, TESTS_SHOWN, toResult, type Affected, type Reach,
 } from './impact.js';
 import { CALLABLE_KINDS } from './resolve-symbol.js';
+import { testsAmong } from './tests.js';
+import { testBlocksAt } from '../syntax/test-blocks.js';
+import type { Language } from '../languages/types.js';
 import { changedLines, forwardApply, newSideMatches, NotADiff, oldSideMatches, parseUnifiedDiff, reverseApply, type DiffFile } from './unified-diff.js';
 
 const run = promisify(execFile);
@@ -47,6 +50,8 @@ const REF = /^[A-Za-z0-9_][A-Za-z0-9_./~^@{}:+-]*$/;
 interface FileChange {
   entry: ChangedFile;
   symbols: Array<ChangedSymbol & { stored?: StoredSymbol }>;
+  /** Named test blocks (describe / it) its changed lines are in: tests to run. */
+  tests?: ImpactTest[];
 }
 
 export async function detectChanges(services: Services, query: ChangesQuery, signal?: AbortSignal): Promise<ChangesResponse> {
@@ -82,6 +87,10 @@ export async function detectChanges(services: Services, query: ChangesQuery, sig
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
   const reach = await mergedReach(services, changed, depth, signal);
   const summary = await summarize(services, reach.found);
+  // A changed test is a test to run: distance 0.
+  const changedTests = await testsAmong(services, changed.flatMap((symbol) => (symbol.stored ? [{ file: symbol.file, symbol: symbol.stored, sites: [{ file: symbol.file, line: symbol.line, column: symbol.column }], distance: 0 }] : [])));
+  for (const test of changes.flatMap((change) => change.tests ?? [])) if (!changedTests.some((own) => own.file === test.file && own.name === test.name)) changedTests.push(test);
+  const tests = [...changedTests, ...summary.tests.filter((test) => !changedTests.some((own) => own.file === test.file && own.name === test.name))];
   const ordered = summary.ordered as Array<Affected & { from: Array<{ id: string | null; name: string }> }>;
   const page: ChangesResult[] = pageOf(ordered, offset, limit).map((entry) => ({ ...toResult(entry), from: entry.from.slice(0, 5) }));
   const partial = partialOf(services);
@@ -101,8 +110,8 @@ export async function detectChanges(services: Services, query: ChangesQuery, sig
     parts: reach.parts,
     files: summary.files.slice(0, FILES_SHOWN),
     filesTotal: summary.files.length,
-    tests: summary.tests.slice(0, TESTS_SHOWN),
-    testsTotal: summary.tests.length,
+    tests: tests.slice(0, TESTS_SHOWN),
+    testsTotal: tests.length,
     omitted: reach.omitted,
     elapsedMs: elapsedMs(started),
   };
@@ -269,7 +278,22 @@ async function fileChange(services: Services, file: DiffFile, indexedFiles: Set<
   }
   symbols.sort((a, b) => a.line - b.line || a.column - b.column);
   entry.symbols = symbols.length;
-  return { entry, symbols };
+  return { entry, symbols, ...(newFile ? { tests: await changedTestBlocks(newFile, language, newLines, lines.added) } : {}) };
+}
+
+/** The named test blocks (describe / it) holding the added lines of a test file whose language names tests by blocks. */
+async function changedTestBlocks(file: string, language: Language, lines: string[], added: Set<number>): Promise<ImpactTest[]> {
+  const rules = language.rules.tests;
+  if (!rules?.blockCalls || !rules.file.test(file) || added.size === 0) return [];
+  const positions = [...added].map((line) => ({ line, column: Math.max(1, (lines[line - 1] ?? '').search(/\S|$/) + 1) }));
+  const blocks = await testBlocksAt(language.syntax, lines.join('\n'), positions, rules.blockCalls);
+  const tests = new Map<string, ImpactTest>();
+  for (const held of blocks ?? []) {
+    if (held.length === 0) continue;
+    const name = held.map((block) => block.name).join(' > ');
+    tests.set(name, { name, file, line: held[held.length - 1].line, distance: 0 });
+  }
+  return [...tests.values()];
 }
 
 function splitLines(text: string): string[] {

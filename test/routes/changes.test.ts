@@ -10,7 +10,7 @@ import path from 'node:path';
 import t, { type Test } from 'tap';
 import type { PlumbApp } from '../../src/app.js';
 import type { ChangesResponse, ChangesResult } from '../../schemas/impact.js';
-import { corpusPath, requireCorpora } from '../corpora.js';
+import { corpusPath, requireCorpora, ZOD } from '../corpora.js';
 import { startApp, tempDir } from '../helpers.js';
 import { call, connectHttp, structured, textOf } from '../mcp/helpers.js';
 import { indexReady } from '../wait.js';
@@ -90,6 +90,31 @@ t.test('a diff that modifies a body: the function, its callers and the tests rea
   t.ok(unapplied.body.changed[0].id, 'found in the index by its old side');
   t.match(unapplied.body.changedFiles[0].note, /old side/);
   t.ok(named(unapplied.body.results, 'List.PushBack'), 'the same impact');
+});
+
+t.test('a diff that edits a test: the test itself is one to run', async (t) => {
+  if (!requireCorpora(t, 'go')) return;
+  const root = goListRepo(t);
+  edit(root, 'list_test.go', (text) => text.replace('func TestExtending(t *testing.T) {\n', 'func TestExtending(t *testing.T) {\n\t// extended\n'));
+  const app = await served(t, root);
+  const { status, body } = await post(app, { diff: git(root, 'diff') });
+  t.equal(status, 200);
+  t.match(body.changed, [{ change: 'modified', qualifiedName: 'TestExtending', file: 'list_test.go' }]);
+  t.match(body.tests[0], { name: 'TestExtending', file: 'list_test.go', distance: 0 }, 'listed first, at distance 0');
+});
+
+t.test('a diff inside a describe/test block of zod\'s tests (not applied: the tree stays as it is)', async (t) => {
+  const root = path.join(ZOD, 'src', 'v4');
+  const file = 'classic/tests/error-utils.test.ts';
+  const lines = readFileSync(path.join(root, file), 'utf8').split('\n');
+  const at = lines.findIndex((line) => line.startsWith('test("z.toDotPath"')) + 1;
+  t.ok(at > 0);
+  const diff = `--- a/${file}\n+++ b/${file}\n@@ -${at},2 +${at},3 @@\n ${lines[at - 1]}\n+  // edited\n ${lines[at]}\n`;
+  const app = await served(t, root);
+  const { status, body } = await post(app, { diff });
+  t.equal(status, 200);
+  t.match(body.changedFiles, [{ file, status: 'modified', linesAdded: 1, note: /old side/ }]);
+  t.match(body.tests, [{ name: 'z.toDotPath', file, line: at, distance: 0 }], 'the test block the edit is in');
 });
 
 t.test('a diff that adds a function', async (t) => {
