@@ -50,7 +50,7 @@ t.test('C++: braces in strings, raw strings, characters, comments and directives
     '  char c = \'}\';',
     '  // }',
     '  /* } */',
-    '#define CLOSE }',
+    '#pragma CLOSE }',
     '  int d = 1\'000;',
     '}',
     'class After { void g() { x(); } };',

@@ -19,6 +19,8 @@ const TYPE_SPECIFIERS: Record<string, NormalizedKind> = {
   enum_specifier: 'enum',
 };
 const TYPE_PARENTS = new Set<NormalizedKind>(['class', 'struct']);
+/** A variable or field of an unnamed struct or union type (`struct { int a; } v;`): its body's declarations are fields. */
+const ANONYMOUS_HOLDERS = new Set<NormalizedKind>(['field', 'variable', 'constant']);
 /** Declarator wrappers between a declaration and its name. */
 const DECLARATOR_WRAPPERS = new Set(['pointer_declarator', 'reference_declarator', 'array_declarator', 'parenthesized_declarator', 'attributed_declarator', 'init_declarator']);
 
@@ -117,17 +119,24 @@ function declaration(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | u
   const drafts: Draft[] = [];
   const type = node.childForFieldName('type');
   const declarators = node.childrenForFieldName('declarator');
+  /** `struct { int a; } v;`: the unnamed type's body, walked with the first declarator as container. */
+  let anonymousBody: Node | null = null;
   if (type && TYPE_SPECIFIERS[type.type]) {
     const spec = typeSpecifier(type, ctx, declarators.length === 0);
     if (spec) {
       // The declaration's own range covers `class X {...};` but the type's range stops at its brace.
       drafts.push(spec);
+    } else if (declarators.length && !type.childForFieldName('name')) {
+      const body = type.childForFieldName('body');
+      // An unnamed enum's enumerators belong to the enclosing scope, as C and C++ declare them.
+      if (type.type === 'enum_specifier') drafts.push(...enumerators(body, ctx));
+      else anonymousBody = body;
     }
   }
   const constant = named(node).some((child) => child.type === 'type_qualifier' && /^(const|constexpr|constinit)$/.test(ctx.text(child)));
-  const inType = scope.parentKind !== null && TYPE_PARENTS.has(scope.parentKind);
+  const inType = scope.parentKind !== null && (TYPE_PARENTS.has(scope.parentKind) || ANONYMOUS_HOLDERS.has(scope.parentKind));
   for (const declarator of declarators) {
-    const fn = declarator.type === 'init_declarator' ? null : functionDeclarator(declarator);
+    const fn = declarator.type === 'init_declarator' ? null : functionDeclarator(declarator) ?? returnsFunctionPointer(declarator);
     if (fn) {
       const draft = functionDraft(node, fn, declarator, scope, ctx);
       if (!draft) continue;
@@ -136,21 +145,49 @@ function declaration(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | u
       drafts.push(draft);
       continue;
     }
-    const nameNode = declaratorName(declarator);
-    if (!nameNode || !/identifier$/.test(nameNode.type)) continue;
-    const kind: NormalizedKind = inType ? 'field' : constant ? 'constant' : 'variable';
+    const target = declaratorTarget(declarator);
+    if (!target) continue;
+    // `int Foo::count_ = 0;`: a static member defined out of line is a field of Foo (of a namespace, a variable in it).
+    const { qualifiers, selection: nameNode } = target.type === 'qualified_identifier' ? splitQualified(target, ctx) : { qualifiers: [] as string[], selection: target };
+    if (!/identifier$/.test(nameNode.type) || nameNode.type === 'qualified_identifier') continue;
+    const member = qualifiers.length > 0 && !qualifiers.every((q) => ctx.namespaces.has(q));
+    const kind: NormalizedKind = inType || member ? 'field' : constant ? 'constant' : 'variable';
     const value = declarator.type === 'init_declarator' ? declarator.childForFieldName('value') : node.childForFieldName('default_value');
     drafts.push({
       name: ctx.text(nameNode),
       kind,
       node,
       nameNode,
+      ...(qualifiers.length ? { qualifiers, containingType: member ? qualifiers[qualifiers.length - 1] : scope.containingType } : {}),
       headEnd: value ? value.startIndex : node.endIndex,
-      returnType: type ? variableType(node, declarator, nameNode, value, declarators, ctx) : null,
+      returnType: type ? variableType(node, declarator, target, value, declarators, ctx) : null,
       definition: scope.defining,
+      ...(anonymousBody ? { body: anonymousBody } : {}),
     });
+    anonymousBody = null;
   }
   return drafts.length ? drafts : undefined;
+}
+
+/** An enum body's enumerators as drafts of the scope the enum stands in. */
+function enumerators(body: Node | null, ctx: ExtractContext): Draft[] {
+  const drafts: Draft[] = [];
+  for (const child of named(body)) {
+    if (child.type !== 'enumerator') continue;
+    const name = child.childForFieldName('name');
+    if (name) drafts.push({ name: ctx.text(name), kind: 'enum_member', node: child, nameNode: name });
+  }
+  return drafts;
+}
+
+/** The (possibly qualified) name a declarator declares: an identifier, or `A::b`. */
+function declaratorTarget(declarator: Node | null): Node | null {
+  let node = declarator;
+  for (let guard = 0; node && guard < 32; guard++) {
+    if (/identifier$/.test(node.type)) return node;
+    node = node.childForFieldName('declarator') ?? named(node).find((child) => child.type.endsWith('declarator') || /identifier$/.test(child.type)) ?? null;
+  }
+  return null;
 }
 
 /** `static const char *name = ...` → `const char *`: the declaration minus storage, name, value and other declarators. */
@@ -173,7 +210,7 @@ function typeDefinition(node: Node, ctx: ExtractContext): Draft[] | undefined {
       drafts.push(spec);
     } else {
       // `typedef struct { ... } Name;`: the struct takes the typedef's name.
-      const first = declarators[0] ? declaratorName(declarators[0]) : null;
+      const first = declarators[0] ? (declarators[0].type === 'primitive_type' ? declarators[0] : declaratorName(declarators[0])) : null;
       if (first) {
         drafts.push({ name: ctx.text(first), kind: TYPE_SPECIFIERS[type.type], node, nameNode: first, body: type.childForFieldName('body'), headEnd: type.childForFieldName('body')?.startIndex });
         anonymousNamed = true;
@@ -182,7 +219,8 @@ function typeDefinition(node: Node, ctx: ExtractContext): Draft[] | undefined {
   }
   declarators.forEach((declarator, index) => {
     if (anonymousNamed && index === 0) return;
-    const nameNode = declaratorName(declarator);
+    // `typedef _Bool bool;`, `typedef unsigned long uintptr_t;`: names the grammar takes for primitive types.
+    const nameNode = declarator.type === 'primitive_type' ? declarator : declaratorName(declarator);
     if (!nameNode) return;
     drafts.push({ name: ctx.text(nameNode), kind: 'type_alias', node, nameNode, headEnd: node.endIndex });
   });
@@ -207,17 +245,19 @@ function macro(node: Node, ctx: ExtractContext): Draft[] | undefined {
 }
 
 const LOCAL_TYPES = ['class_specifier', 'struct_specifier', 'union_specifier', 'enum_specifier'];
+/** What a function body may declare that the index keeps: local types, local type aliases, and macros (`#define` in a body is file-wide). */
+const LOCAL_DECLARATIONS = [...LOCAL_TYPES, 'type_definition', 'alias_declaration', 'preproc_def', 'preproc_function_def'];
 const LOCAL_SEARCH: NestedSearch = {
-  types: LOCAL_TYPES,
+  types: LOCAL_DECLARATIONS,
   scopes: new Set([...LOCAL_TYPES, 'function_definition', 'lambda_expression']),
-  words: ['class', 'struct', 'union', 'enum'],
+  words: ['class', 'struct', 'union', 'enum', 'typedef', 'using', 'define'],
 };
 
-/** Classes defined inside a function body (not inside another local class or lambda). */
+/** Classes, type aliases and macros declared inside a function body (not inside another local class or lambda). */
 function localTypes(body: Node | null, ctx: ExtractContext): Node[] {
   if (!body || body.type !== 'compound_statement') return [];
   return nestedDeclarations(ctx, body, LOCAL_SEARCH)
-    .filter((node) => node.childForFieldName('body') && node.childForFieldName('name'));
+    .filter((node) => !LOCAL_TYPES.includes(node.type) || (node.childForFieldName('body') && node.childForFieldName('name')));
 }
 
 /** The function_declarator under a declarator, unless it declares a pointer to a function. */
@@ -452,7 +492,9 @@ export const CPP_BODIES: BodyRules = {
   typeWords: new Set(['class', 'struct', 'union', 'enum', 'namespace', 'extern', 'concept']),
   isBody: (head) => head.paren && !head.typeWord,
   memberInitializers: true,
-  keepWords: LOCAL_SEARCH.words,
+  keepWords: ['class', 'struct', 'union', 'enum', 'typedef'],
+  // A local alias (`using T = ...;`) and a `#define` inside a body are kept too (LOCAL_DECLARATIONS).
+  keepPattern: /\busing\s+[A-Za-z_]\w*\s*=|^[ \t]*#[ \t]*define\b/m,
   filler: 'x;',
 };
 
