@@ -80,6 +80,8 @@ export class PostgresSymbolStore implements SymbolStore {
   private listening: Promise<void> | undefined;
   private retry: NodeJS.Timeout | undefined;
   private check: NodeJS.Timeout | undefined;
+  /** The writer's build state and file total as the last poll saw them (`state:total`). */
+  private seenBuild: string | null | undefined;
   /** The primary the standby streamed from when last asked. */
   private lastPrimary: { host: string; port: number } | undefined;
   /** A standby's primary, asked for its version by /status. */
@@ -361,14 +363,19 @@ export class PostgresSymbolStore implements SymbolStore {
     // A change committed while nothing listened (the database restarting), a notification lost, or on a standby every
     // change: told now. A server that became or stopped being a standby (a promotion) is connected to afresh.
     const catchUp = async (): Promise<void> => {
-      const rows = await listening.query<{ version: string | number; standby: boolean }>('SELECT version, pg_is_in_recovery() AS standby FROM workspaces WHERE id = $1', [this.workspace.id]);
+      const rows = await listening.query<{ version: string | number; build: string | null; standby: boolean }>(
+        "SELECT version, build_state || ':' || files_total AS build, pg_is_in_recovery() AS standby FROM workspaces WHERE id = $1", [this.workspace.id]);
       const row = rows.rows[0];
       if (row && row.standby !== server.standby) {
         reconnect();
         return;
       }
       const version = Number(row?.version ?? this.seenVersion);
-      if (version !== this.seenVersion && !dropped) this.changed(version);
+      // The writer's build state changes without a new version (its NOTIFY says so on a primary): a standby compares it too.
+      const build = row?.build ?? null;
+      const changed = version !== this.seenVersion || (this.seenBuild !== undefined && build !== this.seenBuild);
+      this.seenBuild = build;
+      if (changed && !dropped) this.changed(version);
     };
     try {
       if (!server.standby) {
