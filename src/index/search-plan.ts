@@ -18,8 +18,12 @@ export interface TierRead {
   rows?: NarrowRow[];
 }
 
-/** A tier with up to this many matches is read once and ordered here; a larger one is counted and paged in SQL. */
-export const NARROW_MAX = 2000;
+/**
+ * A tier with up to this many matches is read once and ordered here; a larger one is counted and paged in SQL. 500 (was
+ * 2000): a generic name's large tiers were read 2001 rows deep before being counted anyway; PostgreSQL's CPU per
+ * search on the million-symbol index's generic names fell by a quarter, SQLite's stayed (bench/team.ts).
+ */
+export const NARROW_MAX = 500;
 
 /**
  * One backend's lookups over one tier's matches (`source`, the backend's own description of the tier's
@@ -31,8 +35,10 @@ export interface TierLookups<Source> {
   /** Up to `max` + 1 of the tier's matches, in any order. */
   narrow(source: Source, max: number): NarrowRow[] | Promise<NarrowRow[]>;
   /**
-   * Optional, for a backend where each lookup is a round trip: every applicable tier read at once (one statement),
-   * before the tiers are counted. Per source: undefined when it has more than `max` matches, else its count (`n`,
+   * Optional, for a backend where each lookup is a round trip: the applicable tiers read at once (one statement),
+   * before the tiers are counted. Per source: null when the backend left it unread (it may stop at the first tier of
+   * more than `max` matches: planSearch then reads the later tiers itself, only as far as it needs them, as it does
+   * for a backend without narrowMany), undefined when it has more than `max` matches, else its count (`n`,
    * `f` of them forward declarations) and its matches in any order (`rows`), which may be left out for a tier the
    * page cannot reach (the main matches of the tiers before it, those of at most `max`, already reach offset +
    * limit, and forward declarations are not listed). planSearch uses the rows wherever it would call narrow(), and
@@ -42,7 +48,7 @@ export interface TierLookups<Source> {
    * symbols from it when it holds every one, else calls symbols().
    * A backend without it (SQLite) is asked tier by tier, only as far as needed.
    */
-  narrowMany?(sources: Source[], max: number, page: SearchSpec): Promise<{ tiers: Array<TierRead | undefined>; symbols?: Map<number, StoredSymbol> }>;
+  narrowMany?(sources: Source[], max: number, page: SearchSpec): Promise<{ tiers: Array<TierRead | undefined | null>; symbols?: Map<number, StoredSymbol> }>;
   /** Every match counted: n in all, f of them forward declarations. */
   countAll(source: Source): { n: number; f: number } | Promise<{ n: number; f: number }>;
   /** Matches with this fwd, counting no further than `limit` (> 0). */
@@ -102,8 +108,10 @@ async function prefetch<Source>(spec: SearchSpec, lookups: TierLookups<Source>, 
     if (source !== undefined) wanted.push({ tier, source });
   }
   if (wanted.length === 0) return { tiers: new Map() };
-  const { tiers, symbols } = await narrowMany(wanted.map((w) => w.source), NARROW_MAX, spec);
-  return { tiers: new Map(wanted.map((w, i) => [w.tier, { source: w.source, read: tiers[i] }])), symbols };
+  const { tiers: tiersRead, symbols } = await narrowMany(wanted.map((w) => w.source), NARROW_MAX, spec);
+  // A tier left unread is read below as a backend without narrowMany reads it.
+  const read = wanted.flatMap((w, i) => (tiersRead[i] === null ? [] : [[w.tier, { source: w.source, read: tiersRead[i] ?? undefined }] as const]));
+  return { tiers: new Map(read), symbols };
 }
 
 /** Runs one SearchSpec over a backend's tier lookups. */

@@ -31,8 +31,10 @@ const TYPES = {
  * Named statements are planned once per connection (generic plans, PostgreSQL 12 and later): a search's one
  * statement (search.ts) takes milliseconds to plan afresh and well under one to run, and its generic plan uses the
  * same indexes whatever the values (measured on googletest+Flask: p50 2.1 ms generic, 6.5-7.5 ms custom).
+ * No parallel workers and no JIT: every statement here reads at most a few thousand index entries, where starting a
+ * worker process (a parallel bitmap scan of a trigram list) or compiling costs the database more CPU than it saves.
  */
-const GENERIC_PLANS = '-c plan_cache_mode=force_generic_plan';
+const GENERIC_PLANS = '-c plan_cache_mode=force_generic_plan -c max_parallel_workers_per_gather=0 -c jit=off';
 
 /** The deadline of a read when none is configured (config storeTimeoutMs). */
 export const DEFAULT_TIMEOUT_MS = 5000;

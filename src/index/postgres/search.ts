@@ -60,7 +60,9 @@ function containsPattern(text: string): string {
 function filterSql(filters: SymbolFilters, qualifier: string | undefined, p: Params, workspace: string): string {
   const parts: string[] = [];
   if (filters.kinds?.length) parts.push(`s.kind = ANY(${p.add(filters.kinds, 'text[]')})`);
-  if (filters.packages?.length) parts.push(`s.package_id IN (SELECT id FROM packages WHERE workspace_id = ${workspace} AND name = ANY(${p.add(filters.packages, 'text[]')}))`);
+  // The packages' ids read once (an InitPlan), each row then checked against them: a join would be planned for the
+  // generic plan's guess at the tier's size, and a nested loop over a large tier (`int` in a signature) took seconds.
+  if (filters.packages?.length) parts.push(`s.package_id = ANY(ARRAY(SELECT id FROM packages WHERE workspace_id = ${workspace} AND name = ANY(${p.add(filters.packages, 'text[]')})))`);
   if (filters.language) parts.push(`s.language = ${p.add(filters.language, 'text')}`);
   if (filters.userOnly) parts.push('s.external = 0');
   if (filters.containingType) parts.push(`s.containing_type = ${p.add(filters.containingType, 'text')}`);
@@ -113,21 +115,26 @@ function tierSource(tier: MatchTier, spec: SearchSpec): TierSql {
       if (!fuzzy) return { empty: true };
       const first = firstHumpPrefix(humps);
       from = `names n ${byName}`;
-      where = `n.workspace_id = ${workspace} AND n.first >= ${p.add(first, 'text')} AND n.first < ${p.add(prefixEnd(first), 'text')} AND n.humps LIKE ${p.add(fuzzy, 'text')}
-        AND strpos(n.name_lower, ${p.add(ql, 'text')}) <> 1 AND n.segments ~ ${p.add(camelRegex(humps), 'text')}`;
+      // The candidates by the name index alone (first hump, humps, name: an index-only scan of the first hump's range),
+      // then only theirs read for the segments: a one-letter first hump (`FPC`, `BS`) spans tens of thousands of names.
+      where = `n.workspace_id = ${workspace} AND n.name IN (SELECT c.name FROM names c WHERE c.workspace_id = ${workspace} AND c.first >= ${p.add(first, 'text')} AND c.first < ${p.add(prefixEnd(first), 'text')}
+        AND c.humps LIKE ${p.add(fuzzy, 'text')} AND strpos(c.name_lower, ${p.add(ql, 'text')}) <> 1) AND n.segments ~ ${p.add(camelRegex(humps), 'text')}`;
       break;
     }
     case 'substring':
       // FTS5's trigrams match nothing shorter than three characters.
       if ([...q].length < 3) return { empty: true };
       from = `names n ${byName}`;
-      where = `n.workspace_id = ${workspace} AND n.name_lower LIKE ${p.add(containsPattern(ql), 'text')} AND strpos(n.name_lower, ${p.add(ql, 'text')}) > 1${notFuzzy('n')}`;
+      // `workspace_id + 0`: the workspace checked on the rows, not in the GIN index, where its one key lists every name of
+      // the workspace (intersecting a trigram's list with it read the whole list: 212 index pages for `%string%`, not 41).
+      where = `n.workspace_id + 0 = ${workspace} AND n.name_lower LIKE ${p.add(containsPattern(ql), 'text')} AND strpos(n.name_lower, ${p.add(ql, 'text')}) > 1${notFuzzy('n')}`;
       break;
     case 'signature': {
       const words = signatureWords(q);
       if (words.length === 0) return { empty: true };
       from = 'symbols s';
-      where = `s.workspace_id = ${workspace} AND s.sig_words @> ${p.add(words, 'text[]')}`;
+      // As the substring tier: the workspace checked on the rows, the GIN index read for the words alone.
+      where = `s.workspace_id + 0 = ${workspace} AND s.sig_words @> ${p.add(words, 'text[]')}`;
       if (words.length > 1) where += ` AND strpos(' ' || array_to_string(s.sig_words, ' ') || ' ', ${p.add(` ${words.join(' ')} `, 'text')}) > 0`;
       // No name holds a NUL: a query with one is in no name.
       if (!hasNul(q)) where += ` AND strpos(s.name_lower, ${p.add(ql, 'text')}) = 0`;
@@ -155,8 +162,14 @@ export function postgresTierLookups(connection: Reads, workspaceId: () => number
       // matches of a tier of at most max the page may reach; and the symbols of the page cut from all of them as
       // planSearch cuts it (tiers in order). Rows: [i, n, f] a tier's count, [i, null, null, ...NarrowRow] a match,
       // [-1, null, null, ...nulls, ...SymbolRow] a symbol of the page.
+      // Reading stops at the first tier of more than max matches: a later tier's scan runs only when every tier before
+      // it was complete (a one-time filter on its CTE), else its count is -1 and planSearch reads it only if it needs
+      // it. A generic name (`get`: its prefix tier alone fills the count's budget) never reads its substring and
+      // signature tiers, the costliest.
       const values: PgValue[] = [workspaceId()];
       const ctes: string[] = [];
+      /** The source index of each CTE, in order. */
+      const order: number[] = [];
       const tiers: string[] = [];
       const counts: string[] = [];
       const matches: string[] = [];
@@ -169,14 +182,18 @@ export function postgresTierLookups(connection: Reads, workspaceId: () => number
         const shift = values.length - 1;
         const renumber = (sql: string): string => sql.replace(/\$(\d+)/g, (_, n: string) => (n === '1' ? '$1' : `$${Number(n) + shift}`));
         values.push(...source.values.slice(1));
-        ctes.push(`t${i} AS (SELECT ${NARROW_COLUMNS} FROM ${renumber(source.from)} WHERE ${renumber(source.where)} LIMIT ${max + 1})`);
+        // Every tier read before this one was complete (at most max matches).
+        const earlier = ctes.map((_, j) => `(SELECT count(*) FROM t${order[j]}) <= ${max}`);
+        const complete = earlier.length ? `(${earlier.join(' AND ')})` : 'true';
+        ctes.push(`t${i} AS (SELECT ${NARROW_COLUMNS} FROM ${renumber(source.from)} WHERE ${renumber(source.where)} AND ${complete} LIMIT ${max + 1})`);
+        order.push(i);
         tiers.push(`SELECT ${i} AS tier, t${i}.* FROM t${i}`);
-        counts.push(`SELECT ${i} AS tier, count(*) AS n, coalesce(sum(fwd), 0)::bigint AS f FROM t${i}`);
+        counts.push(`SELECT ${i} AS tier, CASE WHEN ${complete} THEN count(*) ELSE -1 END AS n, coalesce(sum(fwd), 0)::bigint AS f FROM t${i}`);
         // Where the page may reach: the main matches of the smaller tiers before it (a larger one counted as none) fall short of its end.
-        const reached = `(SELECT coalesce(sum(n - f), 0) FROM counts WHERE tier < ${i} AND n <= ${max}) < ${end}`;
+        const reached = `(SELECT coalesce(sum(n - f), 0) FROM counts WHERE tier < ${i} AND n BETWEEN 0 AND ${max}) < ${end}`;
         matches.push(`SELECT ${i}, NULL, NULL, t${i}.*, ${NO_SYMBOL} FROM t${i} WHERE (SELECT n FROM counts WHERE tier = ${i}) <= ${max} AND ${reached}`);
       }
-      const out: Array<TierRead | undefined> = sources.map(() => ({ n: 0, f: 0, rows: [] }));
+      const out: Array<TierRead | undefined | null> = sources.map(() => ({ n: 0, f: 0, rows: [] }));
       if (ctes.length === 0) return { tiers: out };
       const pageIds = `SELECT u.id FROM (${tiers.join(' UNION ALL ')}) u${page.includeForwardDeclarations ? '' : ' WHERE u.fwd = 0'}
         ORDER BY u.fwd, u.tier, u.rank, u.name, u.file_id, u.nl, u.nc, u.id LIMIT ${limit} OFFSET ${offset}`;
@@ -193,7 +210,7 @@ export function postgresTierLookups(connection: Reads, workspaceId: () => number
           byId.set(symbol[ROW_ID], toSymbol(symbol));
         } else if (row[1] !== null) {
           const n = row[1] as number;
-          out[i] = n > max ? undefined : { n, f: row[2] as number };
+          out[i] = n < 0 ? null : n > max ? undefined : { n, f: row[2] as number };
         }
       }
       for (const row of rows) {
