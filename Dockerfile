@@ -3,11 +3,21 @@
 #   docker run -d --name plumb -p 127.0.0.1:7077:7077 -e PLUMB_TOKEN="$(openssl rand -hex 24)" \
 #     -v "$PWD":/workspace:ro -v plumb-cache:/cache plumb
 # Every install step is scripts/setup.sh, the README's set-up that CI runs: the image cannot drift from what is tested.
+# Where no registry serves node:20-bookworm, scripts/container/base-images.sh makes it locally.
 FROM node:20-bookworm
 
 WORKDIR /opt/plumb
 COPY . .
-RUN ["scripts/setup.sh"]
+# Build-time settings a network may need come in as build secrets, mounted for this step only and never kept in the
+# image (scripts/container/test.sh passes them from the host's npm configuration):
+#   --secret id=npmrc,src=FILE    an npmrc for the build's npm: registry, proxy, `cafile=/run/secrets/npm-ca`,
+#                                 `nodedir=/usr/local` (native modules build against the image's own Node headers
+#                                 when nodejs.org cannot be reached)
+#   --secret id=npm-ca,src=FILE   the CA bundle a TLS-intercepting proxy signs with (node trusts it too)
+RUN --mount=type=secret,id=npmrc --mount=type=secret,id=npm-ca \
+    if [ -f /run/secrets/npmrc ]; then export NPM_CONFIG_USERCONFIG=/run/secrets/npmrc; fi; \
+    if [ -f /run/secrets/npm-ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm-ca; fi; \
+    scripts/setup.sh
 # The index volume must be writable by the user plumb runs as; /workspace is only read.
 RUN ["install", "-d", "-o", "node", "-g", "node", "/cache", "/workspace"]
 
