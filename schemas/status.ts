@@ -50,7 +50,7 @@ export const NotIndexed = Type.Object({
     path: Type.String({ description: 'The file or directory, as the index stores paths (root-relative; absolute under an extra root)' }),
     kind: Type.Enum(['file', 'directory']),
     reason: LeftOutReason,
-    detail: Type.String({ description: 'Why, for people: `is 80 MB, more than the 64 MB plumb parses`, `holds CMakeCache.txt: a CMake build tree`' }),
+    detail: Type.String({ description: 'Why, for people: `is 80.0 MB, more than the 64 MB plumb parses`, `holds CMakeCache.txt: a CMake build tree`' }),
   }), { description: 'The first 50 of them by path' }),
 }, { description: 'What the index leaves out, with why: nothing is dropped silently. Files are recorded (their size and stamps) but not parsed: search finds nothing in them' });
 

@@ -5,6 +5,7 @@
 import { realpathSync } from 'node:fs';
 import { cacheDirectory, type PlumbConfig } from '../config.js';
 import { SymbolIndex, type IndexProgress } from './symbol-index.js';
+import type { LeftOut } from './store.js';
 
 export interface IndexCommandStreams {
   out: NodeJS.WritableStream & { isTTY?: boolean };
@@ -34,9 +35,10 @@ export async function runIndexCommand(root: string, config: PlumbConfig, streams
     const width = Math.max(8, ...languages.map((l) => l.language.length));
     const lines = [
       `Indexed ${realRoot}`,
-      `  ${number.format(summary.filesTotal)} files: ${number.format(summary.filesParsed)} parsed, ${number.format(summary.filesReused)} unchanged, ${number.format(summary.filesRemoved)} removed${summary.filesFailed ? `, ${number.format(summary.filesFailed)} failed` : ''}`,
+      `  ${number.format(summary.filesTotal)} files: ${number.format(summary.filesParsed)} parsed, ${number.format(summary.filesReused)} unchanged, ${number.format(summary.filesRemoved)} removed${summary.filesSkipped ? `, ${number.format(summary.filesSkipped)} not parsed` : ''}${summary.filesFailed ? `, ${number.format(summary.filesFailed)} failed` : ''}`,
       `  ${number.format(summary.symbols)} symbols in ${(summary.elapsedMs / 1000).toFixed(1)} s`,
       `  ${store.backend === 'sqlite' ? 'database:' : `store: ${store.backend}`} ${store.location}${store.workspace ? `, workspace ${store.workspace}` : ''}`,
+      ...notIndexedLines(index.notIndexed()),
       '',
       `  ${'language'.padEnd(width)}  ${'files'.padStart(9)}  ${'symbols'.padStart(11)}`,
       ...languages.map((l) => `  ${l.language.padEnd(width)}  ${number.format(l.files).padStart(9)}  ${number.format(l.symbols).padStart(11)}`),
@@ -47,6 +49,14 @@ export async function runIndexCommand(root: string, config: PlumbConfig, streams
     stop();
     await index.close();
   }
+}
+
+/** What the index leaves out, said in a line and the first few paths (GET /status lists 50). */
+function notIndexedLines(leftOut: LeftOut | undefined): string[] {
+  if (!leftOut || leftOut.total === 0) return [];
+  const reasons = Object.entries(leftOut.byReason).map(([reason, n]) => `${number.format(n)} ${reason.replace('_', ' ')}`).join(', ');
+  const shown = leftOut.paths.slice(0, 5).map((entry) => `    ${entry.path}${entry.kind === 'directory' ? '/' : ''}: ${entry.detail}`);
+  return [`  not indexed: ${number.format(leftOut.total)} (${reasons})`, ...shown, ...(leftOut.total > shown.length ? ['    ... (GET /status lists the first 50)'] : [])];
 }
 
 /** A bar redrawn in place on a terminal; elsewhere (CI logs) a line every 10%. */

@@ -60,8 +60,7 @@ export const MAX_PARSED_BYTES = 64 * 1024 * 1024;
 
 /** What /status says of a file larger than plumb parses. */
 export function tooLargeDetail(size: number): string {
-  const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
-  return `is ${megabytes(size)}, more than the ${megabytes(MAX_PARSED_BYTES)} plumb parses`;
+  return `is ${(size / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_PARSED_BYTES / 1024 / 1024} MB plumb parses`;
 }
 
 export type ParseResult =

@@ -65,7 +65,7 @@ t.test('a 64 MB generated header is indexed, in pieces; a file over 64 MB is lis
 
   const leftOut = await index.reader.leftOut(50);
   t.same(leftOut.byReason, { too_large: 1 });
-  t.same(leftOut.paths, [{ path: 'gen/huge.h', kind: 'file', reason: 'too_large', detail: 'is 65 MB, more than the 64 MB plumb parses' }]);
+  t.same(leftOut.paths, [{ path: 'gen/huge.h', kind: 'file', reason: 'too_large', detail: 'is 65.0 MB, more than the 64 MB plumb parses' }]);
 });
 
 t.test('a parser thread that parsed a file of over 16 MB whole is replaced once its tasks are done', async (t) => {
@@ -82,4 +82,23 @@ t.test('a parser thread that parsed a file of over 16 MB whole is replaced once 
   const small = await pool.parse({ absolute: path.join(root, 'small.c'), language: 'c' });
   t.ok(small.outcome === 'parsed' && small.symbols.some((s) => s.name === 'small'), 'a new one parses what comes next');
   t.equal(pool.size, 1);
+});
+
+t.test('a parser thread says why it did not parse a file: binary, unreadable, too large', async (t) => {
+  const root = tempDir(t, 'plumb-skip-');
+  writeFileSync(path.join(root, 'blob.c'), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2]));
+  mkdirSync(path.join(root, 'dir.c'));
+  const huge = openSync(path.join(root, 'huge.c'), 'w');
+  ftruncateSync(huge, 64 * MB + 1);
+  closeSync(huge);
+  const pool = new ParsePool(1);
+  t.teardown(() => pool.close());
+  const outcome = async (file: string) => {
+    const result = await pool.parse({ absolute: path.join(root, file), language: 'c' });
+    return result.outcome === 'skipped' ? `${result.reason}: ${result.detail}` : result.outcome;
+  };
+  t.equal(await outcome('blob.c'), 'binary: holds NUL bytes in its first 8 KB: not text');
+  t.equal(await outcome('dir.c'), 'unreadable: cannot be read (EISDIR)');
+  t.equal(await outcome('huge.c'), 'too_large: is 64.0 MB, more than the 64 MB plumb parses', 'not read: its size says');
+  t.equal(await outcome('gone.c'), 'failed', 'a file gone meanwhile is a failure the watcher takes');
 });

@@ -52,7 +52,7 @@ t.test('/status lists what the index leaves out, the same from every store', asy
     paths: [
       { path: 'build', kind: 'directory', reason: 'build_output', detail: 'holds CMakeCache.txt: a CMake build tree' },
       { path: 'data/blob.c', kind: 'file', reason: 'binary', detail: 'holds NUL bytes in its first 8 KB: not text' },
-      { path: 'gen/huge.h', kind: 'file', reason: 'too_large', detail: 'is 65 MB, more than the 64 MB plumb parses' },
+      { path: 'gen/huge.h', kind: 'file', reason: 'too_large', detail: 'is 65.0 MB, more than the 64 MB plumb parses' },
       { path: 'rust/target', kind: 'directory', reason: 'build_output', detail: 'beside Cargo.toml: Cargo writes its output to target/' },
     ],
   };
@@ -62,7 +62,7 @@ t.test('/status lists what the index leaves out, the same from every store', asy
   }
   const markdown = await embedded.inject({ url: '/status?format=markdown' });
   t.match(markdown.body, /^Not indexed: 4 \(1 binary, 1 too_large, 2 build_output\)$/m);
-  t.match(markdown.body, /^- `gen\/huge\.h` \(too_large\): is 65 MB, more than the 64 MB plumb parses$/m);
+  t.match(markdown.body, /^- `gen\/huge\.h` \(too_large\): is 65\.0 MB, more than the 64 MB plumb parses$/m);
   t.match(markdown.body, /^- `build\/` \(build_output\): holds CMakeCache\.txt: a CMake build tree$/m);
 
   const found = await getJson(embedded, '/symbols?query=REG_99999__SHIFT');

@@ -418,7 +418,7 @@ function headKind(head: Item[]): 'type' | 'enum' | 'other' {
 
 /** One element of a declaration head. */
 interface Unit {
-  kind: 'specifier' | 'type' | 'tag' | 'attribute' | 'word' | 'pointer' | 'declarator-group' | 'array';
+  kind: 'specifier' | 'type' | 'tag' | 'attribute' | 'word' | 'pointer' | 'declarator-group';
   start: number;
   end: number;
   /** A word's text (the last part of a qualified name). */
@@ -436,13 +436,12 @@ function readUnits(items: Item[], from: number, cuts: Range[], record: { end: nu
     const item = items[i];
     if (isGroup(item)) {
       if (item.open === '[') {
-        // `[[nodiscard]]` is an attribute; any other bracket is an array declarator's (`int a[4] __aligned(8)`).
+        // `[[nodiscard]]` is an attribute; any other bracket ends the declarator (`int a[4]`).
         if (isGroup(item.items[0]) && item.items[0].open === '[' && item.items.length === 1) {
           units.push({ kind: 'attribute', start: item.start, end: item.end, text: '', call: null });
           continue;
         }
-        units.push({ kind: 'array', start: item.start, end: item.end, text: '', call: null });
-        continue;
+        break;
       }
       if (item.open === '{') break;
       units.push({ kind: 'declarator-group', start: item.start, end: item.end, text: '', call: item });
@@ -744,14 +743,6 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
     kept.push(unit);
   }
   units = kept;
-  // An attribute after a pointer or right before a parenthesized declarator (`void *__attribute__((malloc)) f(void)`,
-  // `typedef int __attribute__((nonnull(2))) (*cmp_t)(void *)`) stands where the grammar takes none.
-  units = units.filter((unit, index) => {
-    if (unit.kind !== 'attribute' || !unit.call) return true;
-    if (units[index - 1]?.kind !== 'pointer' && units[index + 1]?.kind !== 'declarator-group') return true;
-    cut(unit);
-    return false;
-  });
   // Storage and function specifiers come first: a word before one is a macro (`_XFUNCPROTOBEGIN extern Widget f(...)`).
   const lastStorage = units.map((unit) => unit.kind === 'specifier' && STORAGE.has(unit.text)).lastIndexOf(true);
   if (lastStorage > 0) {
@@ -815,20 +806,6 @@ function cutLoneWords(units: Unit[], hasType: boolean, needsName: boolean, cut: 
     return true;
   });
   if (words.length === 0) return;
-  // `struct { ... } search[] __read_mostly = {`: after an array declarator only macros.
-  const array = units.findIndex((unit) => unit.kind === 'array');
-  if (array >= 0) {
-    words.filter((unit) => unit.start > units[array].start).forEach(cut);
-    cutLoneWords(units.slice(0, array).filter((unit) => unit.kind !== 'word' || !unit.call), hasType, needsName, cut);
-    return;
-  }
-  // `void (*hook)(int) __read_mostly;`: the declarator is in parentheses; before it the type, after it only macros.
-  const declarator = units.find((unit) => unit.kind === 'declarator-group' && isPunct(unit.call?.items[0]) && /^[*&^]$/.test((unit.call!.items[0] as Token).text));
-  if (declarator) {
-    keepSome(words.filter((unit) => unit.start < declarator.start), typeTaken ? 0 : 1, cut);
-    words.filter((unit) => unit.start > declarator.start).forEach(cut);
-    return;
-  }
   if (lastPointer >= 0) {
     const pointer = units[firstPointer].start;
     const last = units[lastPointer].start;

@@ -38,9 +38,9 @@ function callFromMatchStart(match: RegExpExecArray, source: string): Range[] {
   return close > 0 ? [[match.index, close + 1]] : [];
 }
 
-/** The text captured as group 1, ending the match (or at `at` within it). */
-function trailingGroup(match: RegExpExecArray, at = match[0].length - match[1].length): Range {
-  const start = match.index + at;
+/** The word captured as group 1, ending the match. */
+function trailingGroup(match: RegExpExecArray): Range {
+  const start = match.index + match[0].length - match[1].length;
   return [start, start + match[1].length];
 }
 
@@ -162,15 +162,6 @@ export const RULES: readonly MacroRule[] = [
     blank(match, source) {
       const close = matchingParen(source, match.index + match[0].length - 1, true);
       return close > 0 ? [[match.index, close + 1]] : [];
-    },
-  },
-  {
-    name: 'named-variadic-parameter',
-    why: "A GNU named variadic macro parameter (`#define struct_group(NAME, MEMBERS...)`) is no parameter list to the grammar, which then names the macro wrongly: the `...` goes, the parameter stays.",
-    pattern: /^[ \t]*#[ \t]*define[ \t]+[A-Za-z_$][\w$]*\([^()\n]*?[A-Za-z_$][\w$]*[ \t]*(\.\.\.)[ \t]*\)/gm,
-    needs: ['...'],
-    blank(match) {
-      return [trailingGroup(match, match[0].lastIndexOf('...'))];
     },
   },
   {
@@ -321,22 +312,16 @@ function unbalancedBranches(source: string): Array<[number, number]> {
       const group = stack.pop();
       if (group) {
         const [first, second] = group.branches;
-        let keep = 0;
         if (group.ifZero) {
           // Drop the `#if 0` branch; what follows `#else` stays, without its directives.
           cuts.push([first, second ?? end]);
           if (second !== undefined) cuts.push([second, directiveEnd(source, second)], [start, end]);
         } else if ((second !== undefined && group.deltas.some((delta) => delta !== 0)) || endsMidDeclaration(source, group.branches, start)) {
-          // Keep one branch as plain code, so a `template<...>` or `TEST(A, B) {` in it joins what follows: the first
-          // that holds code (`#if defined(GUARD_H)` / `#else` / the whole header / `#endif` keeps the header).
-          keep = group.branches.findIndex((branch, i) => holdsCode(source, directiveEnd(source, branch), group.branches[i + 1] ?? start));
-          if (keep < 0) keep = 0;
-          const next = group.branches[keep + 1];
-          // A dropped branch's `#define`s stay: a definition is whole on its line, and both branches' macros are the file's.
-          cuts.push(...keepingDefines(source, first, directiveEnd(source, group.branches[keep])), ...keepingDefines(source, next ?? start, end));
+          // Keep the first branch as plain code, so a `template<...>` or `TEST(A, B) {` in it joins what follows.
+          cuts.push([first, directiveEnd(source, first)], [second ?? start, end]);
         }
-        // What the enclosing branch sees is what is kept: the kept branch, or the rest after `#if 0`.
-        const kept = group.ifZero ? group.deltas.slice(1).reduce((a, b) => a + b, 0) : group.deltas[keep];
+        // What the enclosing branch sees is what is kept: the first branch, or the rest after `#if 0`.
+        const kept = group.ifZero ? group.deltas.slice(1).reduce((a, b) => a + b, 0) : group.deltas[0];
         const parent = stack[stack.length - 1];
         if (parent) parent.deltas[parent.deltas.length - 1] += kept;
       }
@@ -351,29 +336,6 @@ function unbalancedBranches(source: string): Array<[number, number]> {
   }
   return cuts;
 }
-
-/** The range from `from` to `to` less its `#define` lines (continuations included). */
-function keepingDefines(source: string, from: number, to: number): Range[] {
-  const ranges: Range[] = [];
-  let at = from;
-  for (const span of lexSpans(source, WITH_DIRECTIVES, from, to)) {
-    if (span.kind !== 'directive' || !/^#[ \t]*define\b/.test(source.slice(span.start, span.start + 16))) continue;
-    if (span.start > at) ranges.push([at, span.start]);
-    at = span.end;
-  }
-  if (to > at) ranges.push([at, to]);
-  return ranges;
-}
-
-/** Code (not comments, blank lines or directives) between two offsets. */
-function holdsCode(source: string, from: number, to: number): boolean {
-  for (const span of lexSpans(source, WITH_DIRECTIVES, from, to)) {
-    if (span.kind === 'code' && /\S/.test(source.slice(span.start, span.end))) return true;
-  }
-  return false;
-}
-
-const WITH_DIRECTIVES: CLexOptions = { ...LEXING, directives: true };
 
 /** Some branch stops in the middle of a declaration (`class X<...> final` then `#else`): its last code line ends no statement. */
 function endsMidDeclaration(source: string, branches: number[], endif: number): boolean {
@@ -390,10 +352,10 @@ function endsMidDeclaration(source: string, branches: number[], endif: number): 
 /** Braces and parentheses counted in one number (braces scaled past any real paren count), so sums keep both. */
 const BRACE = 1 << 16;
 
-/** `{` minus `}` (times BRACE) plus `(` minus `)` in the code between two offsets (comments, strings, char literals and directive lines count nothing). */
+/** `{` minus `}` (times BRACE) plus `(` minus `)` in the code between two offsets (comments, strings and char literals count nothing). */
 function braceDelta(source: string, from: number, to: number): number {
   let delta = 0;
-  for (const span of lexSpans(source, WITH_DIRECTIVES, from, to)) {
+  for (const span of lexSpans(source, LEXING, from, to)) {
     if (span.kind !== 'code') continue;
     for (let i = span.start; i < span.end; i++) {
       const c = source.charCodeAt(i);
