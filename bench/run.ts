@@ -275,7 +275,8 @@ if (!args.has('--skip-load')) {
     ['load.ts', [MILLION_ROOT, '--cache', path.join(BENCH_CACHE, 'million'), ...MILLION_EXTRA.flatMap((root) => ['--extra', root])]],
   ]);
 }
-// The shared PostgreSQL store next to SQLite on the million-symbol roots: cold builds, /symbols from a replica, load with one and two.
+// The shared PostgreSQL store next to SQLite on the million-symbol roots: cold builds, /symbols from a replica, load with one and
+// two replicas on the primary, then on one and two streaming standbys (req/s and CPU per request of each process).
 if (!args.has('--skip-team')) await benchScripts([['team.ts', []]]);
 
 /** The navigation benches, one process each (they build their own indexes and servers), output as they print it. */

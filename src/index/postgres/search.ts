@@ -3,13 +3,15 @@
  * the shared algorithm (src/index/search-plan.ts) counts and pages them.
  *
  * - exact, exact_case_insensitive, prefix: the btree (workspace_id, name_lower, name, ...), ranges in "C" order.
- * - fuzzy (CamelCase): distinct names by first-hump range, the humps LIKE, then a regex over the name's hump
- *   segments (`f my player controller`) that holds exactly when fuzzyMatches does (ranking.ts camelRegex: `^w0.* w1.* w2`,
+ * - fuzzy (CamelCase): distinct names by first-hump range and the humps LIKE (the name index alone), then a regex
+ *   over those names' hump segments (`f my player controller`) that holds exactly when fuzzyMatches does (ranking.ts camelRegex: `^w0.* w1.* w2`,
  *   each later query hump starting a later segment, in order; a capital run as the word or its initials).
  * - substring: distinct names through the pg_trgm GIN index (`LIKE '%q%'`), then the same strpos check as
  *   SQLite's instr (not at the start). A query of fewer than three characters matches nothing, as FTS5's trigrams.
  * - signature: the words of the signature as FTS5 unicode61 cuts them (src/index/signature-words.ts), a GIN
  *   index over the word array for candidates, then the phrase (consecutive words) checked on them.
+ * The two GIN indexes are read for their trigrams and words alone (`workspace_id + 0`): their workspace key lists every
+ * row of the workspace. One statement reads the tiers up to the first large one (narrowMany).
  *
  * PostgreSQL text holds no NUL: a name or filter containing one matches nothing (no stored name holds one),
  * as in SQLite; the signature tier cuts the query at it, as FTS5 does.
