@@ -4,7 +4,6 @@ import type { IndexSymbol } from '../../schemas/symbols.js';
 import { displayKind } from '../kinds.js';
 import { fenced, fenceLanguage, markdownTable, serverLine } from './markdown.js';
 
-
 function heading(symbol: IndexSymbol): string {
   return `\`${symbol.qualifiedName || symbol.name}\` (${displayKind(symbol.kind)}, ${symbol.file}:${symbol.line}, id \`${symbol.id}\`)`;
 }

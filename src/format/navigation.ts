@@ -6,7 +6,6 @@ import { fenced, markdownTable } from './markdown.js';
 
 const number = new Intl.NumberFormat('en-US');
 
-
 interface Envelope {
   results: unknown[];
   offset: number;

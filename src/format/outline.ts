@@ -58,4 +58,3 @@ export function childrenMarkdown(answer: ChildrenResponse): string {
 function hoverSummary(hover: string): string {
   return hover.replace(/```[a-z]*\n?/g, '').replace(/\s+/g, ' ').trim().slice(0, 300);
 }
-

@@ -59,4 +59,3 @@ export function resolveMarkdown(answer: ResolveResponse): string {
   }
   return lines.join('\n') + '\n';
 }
-

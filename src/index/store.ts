@@ -5,7 +5,7 @@
  */
 import type { NormalizedKind } from '../kinds.js';
 import type { IndexSymbol } from '../../schemas/symbols.js';
-import type { ExtractedSymbol, LanguageId, Parameter } from '../syntax/types.js';
+import type { ExtractedSymbol, LanguageId } from '../syntax/types.js';
 
 /**
  * One symbol as stored and answered: the extracted facts plus identity, file and package. The same

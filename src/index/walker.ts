@@ -63,11 +63,6 @@ export interface FilterOptions {
   languages?: Languages;
 }
 
-interface GitignoreRule {
-  base: string;
-  rules: Ignore;
-}
-
 /** The decision for one root: which directories to enter and which files to index. */
 export class RootFilter {
   readonly root: IndexRoot;

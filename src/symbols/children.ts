@@ -124,4 +124,3 @@ export function hoverToText(hover: Hover): string | null {
     .trim();
   return text.length > 0 ? text : null;
 }
-

@@ -181,4 +181,3 @@ async function lineOf(services: Services, absolute: string, line: number): Promi
   const trimmed = text.trim();
   return trimmed.length > TEXT_MAX ? `${trimmed.slice(0, TEXT_MAX)}…` : trimmed;
 }
-

@@ -80,7 +80,7 @@ export async function searchStatements(services: Services, input: StatementsQuer
   const offset = input.offset ?? 0;
   if (!Number.isInteger(offset) || offset < 0) throw invalidParameter('offset', 'must be an integer of 0 or more');
   const type = input.type ?? 'text';
-  if (type !== 'text' && type !== 'regex' && type !== 'path') throw invalidParameter('type', "must be one of: text, regex, path");
+  if (type !== 'text' && type !== 'regex' && type !== 'path') throw invalidParameter('type', 'must be one of: text, regex, path');
   const maxCode = input.max_code_chars ?? settings.maxCodeChars;
   if (!Number.isInteger(maxCode) || maxCode < 20 || maxCode > 100000) throw invalidParameter('max_code_chars', 'must be an integer from 20 to 100000');
   const query = input.query ?? '';

@@ -12,7 +12,6 @@ import type { Position, ServerOutcome } from '../../schemas/common.js';
 import { CONTEXT_LINES_MAX, USAGES_LIMIT_DEFAULT, USAGES_LIMIT_MAX, type Snippet, type Usage, type UsagesQuery, type UsagesResponse } from '../../schemas/usages.js';
 import { invalidParameter, PlumbError } from '../errors.js';
 import type { StoredSymbol } from '../index/store.js';
-import type { LanguageId } from '../syntax/types.js';
 import { fromLspPosition, rangeContains, toLspPosition } from '../lsp/convert.js';
 import { rangeHolds } from './document-symbols.js';
 import type { Services } from '../services.js';

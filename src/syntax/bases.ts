@@ -64,9 +64,6 @@ export function parseImports(spec: LanguageSpec | undefined, text: string): File
   return result;
 }
 
-
-
-
 /** For an index writer: local name → imported name for every Python or TypeScript import alias of a file (empty when none). */
 export function importAliases(spec: LanguageSpec, text: string): Map<string, string> {
   if (!spec.importsRename || !/\bas\b/.test(text)) return new Map();

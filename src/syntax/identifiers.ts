@@ -10,7 +10,6 @@
  * `${...}`, f-string or interpolated-string holes (they count as string), and code in `#if 0`.
  */
 import type { Node, Tree } from 'web-tree-sitter';
-import type { LanguageId } from './types.js';
 import { loadParser } from './grammars.js';
 import type { LanguageSpec } from './spec.js';
 

@@ -8,7 +8,7 @@ t.test('a missing server binary is a server_unavailable naming the server and ho
   t.teardown(() => ctx.close());
   const error = await ctx.documentSymbols('app.py').catch((caught: unknown) => caught);
   t.type(error, PlumbError);
-  t.match(error, { code: 'server_unavailable', message: "Language server for Python (/nonexistent/pyright-langserver) is not installed: npm install pyright", retryAfter: 60 });
+  t.match(error, { code: 'server_unavailable', message: 'Language server for Python (/nonexistent/pyright-langserver) is not installed: npm install pyright', retryAfter: 60 });
   t.match(ctx.pool.status().find((server) => server.language === 'python'), { state: 'stopped', pid: null, restarts: 0 });
 });
 

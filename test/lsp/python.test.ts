@@ -26,7 +26,6 @@ t.test('a second file is answered by the running server', async (t) => {
   t.comment(`pyright documentSymbol flask/blueprints.py (server warm, file new): ${ms} ms`);
 });
 
-
 t.test('pyright reads files from disk and sees a change on the next request', async (t) => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'plumb-py-test-'));
   writeFileSync(path.join(root, 'shapes.py'), 'class Square:\n    def area(self) -> float:\n        return 1.0\n');

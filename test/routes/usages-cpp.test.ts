@@ -36,4 +36,3 @@ t.test('C++ (googletest, cmake compile database): partial while clangd indexes, 
   const inGtest = usages.find((u) => u.file === 'googletest/src/gtest.cc')!;
   t.ok(inGtest.enclosingSymbol, 'an enclosing symbol from the index');
 });
-

@@ -6,7 +6,6 @@ import { indexReady } from '../wait.js';
 
 export interface Usage { file: string; line: number; column: number; text: string; usageKind: string; enclosingSymbol: { name: string; kind: string; qualifiedName: string; id: string } | null; context?: { startLine: number; endLine: number; text: string }; external: boolean }
 
-
 export function waitIndexed(app: PlumbApp): Promise<void> {
   return indexReady(app, 120_000);
 }
@@ -65,4 +64,3 @@ export async function compareWithServer(t: Test, app: PlumbApp, query: string, m
   t.same(usages.map(key), sorted.map(key), 'ordered by file, then line');
   return usages;
 }
-

@@ -6,7 +6,7 @@ import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../../syntax/types.js';
 import { compact, dedent, looksConstant, named } from '../../syntax/common.js';
-import { BLOCK_COMMENT, DOUBLE_QUOTED, LINE_COMMENT, SINGLE_QUOTED } from '../../syntax/tokens.js';
+import { DOUBLE_QUOTED, SINGLE_QUOTED } from '../../syntax/tokens.js';
 import { readPythonImports } from './imports.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope, StatementTable } from '../../syntax/spec.js';
 

@@ -8,7 +8,7 @@ import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../../syntax/types.js';
 import { compact, named, nestedDeclarations, splitTopLevel, type NestedSearch } from '../../syntax/common.js';
 import { blankBodies, type BodyRules } from '../../syntax/bodies.js';
-import { BLOCK_COMMENT, DOUBLE_QUOTED, LINE_COMMENT, SINGLE_QUOTED } from '../../syntax/tokens.js';
+import { BLOCK_COMMENT, LINE_COMMENT } from '../../syntax/tokens.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope, StatementTable } from '../../syntax/spec.js';
 
 const TYPES: Record<string, NormalizedKind> = {

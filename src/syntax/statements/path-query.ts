@@ -104,7 +104,7 @@ export function tokenize(pattern: string): Token[] {
       i = j;
       continue;
     }
-    throw new PathSyntaxError(i + 1, "one of / // [ ] ( ) @ = * a name, a number or a quoted string", `'${c}'`);
+    throw new PathSyntaxError(i + 1, 'one of / // [ ] ( ) @ = * a name, a number or a quoted string', `'${c}'`);
   }
   tokens.push({ kind: 'end', text: '', at: pattern.length });
   return tokens;
@@ -221,7 +221,7 @@ export function parsePath(pattern: string): PathQuery {
     }
     steps.push({ axis: slash.kind === '//' ? 'descendant' : 'child', test: test.text as NodeTest, predicates });
   }
-  if (steps.length === 0) fail("a path such as //if, //method[Main]//call or //class[UserService]/method");
+  if (steps.length === 0) fail('a path such as //if, //method[Main]//call or //class[UserService]/method');
   return { steps };
 }
 
