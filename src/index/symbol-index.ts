@@ -91,6 +91,15 @@ const BATCH_FILES = 200;
 const BATCH_SYMBOLS = 5_000;
 const BATCH_MS = 200;
 
+/** Files handed to the parser threads at once: enough to keep every thread busy (the pool takes 16 per thread). */
+const PARSE_WINDOW = 1024;
+/**
+ * Parsed symbols not committed yet past which no more files are parsed until the writes catch up: a tree of
+ * generated headers (the kernel's asic_reg/: 3.5 million macros in 373 files) parses faster than the store takes
+ * its symbols, which otherwise pile up in memory.
+ */
+const UNWRITTEN_SYMBOLS = 300_000;
+
 /** How often a replica asks a store that does not answer yet. */
 const FOLLOW_RETRY_MS = 2000;
 
@@ -665,10 +674,13 @@ export class SymbolIndex {
     let batchSymbols = 0;
     let lastFlush = performance.now();
     let flushing: Promise<void> = Promise.resolve();
+    /** Symbols parsed and not committed yet: past UNWRITTEN_SYMBOLS no more files go to the threads until writes catch up. */
+    let unwritten = 0;
     const flush = (): void => {
       const updates = batch;
       const touches = touched;
       const done = updates.length + touches.length;
+      const symbols = batchSymbols;
       batch = [];
       touched = [];
       batchSymbols = 0;
@@ -681,9 +693,11 @@ export class SymbolIndex {
         summary.profile.writes.batches++;
         this.progressValue.symbols += updates.reduce((sum, u) => sum + u.symbols.length, 0);
         this.setProgress({ filesIndexed: this.progressValue.filesIndexed + done });
-      }));
+      })).finally(() => {
+        unwritten -= symbols;
+      });
     };
-    await Promise.all(toParse.map(async (file) => {
+    const parseOne = async (file: WalkedFile): Promise<void> => {
       const previous = stored.get(file.stored);
       const result = await parseFile(pool, file, previous?.hash);
       if (this.closed) return;
@@ -691,6 +705,7 @@ export class SymbolIndex {
         summary.filesParsed++;
         batch.push(this.toUpdate(file, result.hash, result.size, result.symbols));
         batchSymbols += result.symbols.length;
+        unwritten += result.symbols.length;
       } else if (result.outcome === 'skipped') {
         // Recorded without symbols, with why: /status lists it.
         summary.filesSkipped++;
@@ -704,7 +719,21 @@ export class SymbolIndex {
         this.setProgress({ filesIndexed: this.progressValue.filesIndexed + 1 });
       }
       if (batch.length + touched.length >= BATCH_FILES || batchSymbols >= BATCH_SYMBOLS || performance.now() - lastFlush >= BATCH_MS) flush();
-    }));
+    };
+    // Files go to the threads a window at a time, and wait while the writes lag: parsed symbols are held in memory
+    // until committed (a tree of generated headers parses faster than SQLite takes millions of macros).
+    const running = new Set<Promise<void>>();
+    for (const file of toParse) {
+      if (this.closed) break;
+      while (running.size >= PARSE_WINDOW) await Promise.race(running);
+      while (unwritten > UNWRITTEN_SYMBOLS && !this.closed) {
+        flush();
+        await flushing;
+      }
+      const task: Promise<void> = parseOne(file).finally(() => running.delete(task));
+      running.add(task);
+    }
+    await Promise.all(running);
     flush();
     await flushing;
   }
