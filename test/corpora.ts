@@ -7,7 +7,8 @@
  * the package, it does not skip, since a skip would hide a broken set-up.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -85,6 +86,8 @@ export const CORPORA = {
   'crate-anyhow': { path: () => within(newest('/usr/share/cargo/registry', /^anyhow-\d/), 'src'), where: '/usr/share/cargo/registry/anyhow-*/src', installedBy: apt('librust-anyhow-dev') },
   /** The newest libstdc++ headers' bits/ (macros and #if everywhere). */
   libstdcxx: { path: () => within(newest('/usr/include/c++', /^\d+$/), 'bits'), where: '/usr/include/c++/*/bits', installedBy: apt('libstdc++-12-dev') },
+  /** Debian's Linux kernel source tarball: tests take slices of it out once (linuxSource), the bench the whole tree. */
+  'linux-source': { path: () => newest('/usr/src', /^linux-source-6\.\d+\.tar\.xz$/), where: '/usr/src/linux-source-6.1.tar.xz', installedBy: apt('linux-source-6.1') },
   /** TypeScript packages (their src/ is what the tests read). */
   rxjs: { path: path.join(NODE_MODULES, 'rxjs'), installedBy: npm('rxjs') },
   zod: { path: path.join(NODE_MODULES, 'zod'), installedBy: npm('zod') },
@@ -108,6 +111,8 @@ export const TOOLS = {
   },
   /** The Java recall test takes part of the JDK's src.zip out with it. */
   unzip: { command: 'unzip', works: () => spawnSync('unzip', ['-v']).status === 0, installedBy: apt('unzip') },
+  /** The kernel tarball is xz-compressed. */
+  xz: { command: 'xz', works: () => spawnSync('xz', ['--version']).status === 0, installedBy: apt('xz-utils') },
   /** googletest's compile database comes from cmake. */
   cmake: { command: 'cmake', works: () => spawnSync('cmake', ['--version']).status === 0, installedBy: apt('cmake') },
 } satisfies Record<string, Tool>;
@@ -157,3 +162,52 @@ export const FLASK = corpusPath('flask');
 export const RXJS = corpusPath('rxjs');
 export const ZOD = corpusPath('zod');
 export const RXJS_SRC = path.join(RXJS, 'src');
+
+/**
+ * The kernel slices the C recall tests read: its core (mm/, kernel/), its most included headers, a file
+ * system, a networking subsystem, and the generated register headers (a few of them over 16 MB of #defines).
+ */
+export const LINUX_SLICES = ['mm', 'kernel', 'include/linux', 'fs/ext4', 'net/netfilter', 'drivers/gpu/drm/amd/include/asic_reg'];
+
+/**
+ * The Linux tree from the 'linux-source' tarball, extracted once into `into` (by default a directory in the
+ * temp dir, kept between runs like any cache), with only `members` (tree-relative paths; all when none).
+ * Made beside and renamed into place, so processes starting together never see half of it. The tree's
+ * .gitignore ends with Debian's `/*` and `!/debian/`, which would ignore all of it: those two lines go.
+ */
+export function linuxSource(members: string[] = LINUX_SLICES, into?: string): string {
+  const tarball = corpusPath('linux-source');
+  const version = path.basename(tarball).replace(/\.tar\.xz$/, '');
+  const name = members.length ? `${version}-${createSliceTag(members)}` : version;
+  const dest = into ?? path.join(os.tmpdir(), `plumb-test-${name}-${process.getuid?.() ?? 0}`);
+  const stamp = path.join(dest, '.plumb-extracted');
+  if (existsSync(stamp)) return dest;
+  const parent = path.dirname(dest);
+  mkdirSync(parent, { recursive: true });
+  const fresh = mkdtempSync(path.join(parent, `.${path.basename(dest)}-`));
+  try {
+    const wanted = members.length ? [`${version}/.gitignore`, ...members.map((member) => `${version}/${member}`)] : [];
+    const tar = spawnSync('tar', ['-xJf', tarball, '-C', fresh, '--strip-components=1', ...wanted], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    if (tar.status !== 0) throw new Error(`tar -xJf ${tarball} failed: ${tar.stderr}`);
+    const gitignore = path.join(fresh, '.gitignore');
+    if (existsSync(gitignore)) {
+      const lines = readFileSync(gitignore, 'utf8').split('\n').filter((line) => line !== '/*' && line !== '!/debian/');
+      writeFileSync(gitignore, lines.join('\n'));
+    }
+    writeFileSync(path.join(fresh, '.plumb-extracted'), `${members.join('\n')}\n`);
+    rmSync(dest, { recursive: true, force: true });
+    renameSync(fresh, dest);
+  } catch (error) {
+    rmSync(fresh, { recursive: true, force: true });
+    // Another process put one there first: use it.
+    if (existsSync(stamp)) return dest;
+    throw error;
+  }
+  return dest;
+}
+
+/** A short name for a set of slices (the default set is 'slices'). */
+function createSliceTag(members: string[]): string {
+  if (members.join() === LINUX_SLICES.join()) return 'slices';
+  return members.map((member) => member.replace(/[^\w]+/g, '_')).join('+').slice(0, 80);
+}

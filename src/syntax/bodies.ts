@@ -38,6 +38,11 @@ export interface BodyRules extends CLexOptions {
    * (`MATCHER(A, "b") {`) differently from the real body; an expression statement keeps the parse.
    */
   filler?: string;
+  /**
+   * Directive lines inside a blanked body that stay (continuation lines included), because the index keeps
+   * what they declare: C and C++ `#define`s, which are file-wide wherever they are written.
+   */
+  keepDirective?: RegExp;
 }
 
 /** What the scanner saw of a statement head, from the last `;`, `{` or `}` to a `{`. */
@@ -250,11 +255,16 @@ export function blankBodies(source: string, rules: BodyRules): string {
     // Line by line: each line's characters become spaces, its break stays.
     let line = from;
     let filled = !filler;
+    let keeping = false;
     while (line < to) {
       let end = source.indexOf('\n', line);
       if (end < 0 || end > to) end = to;
       const width = end - line;
-      if (!filled && width >= filler.length) {
+      if (rules.keepDirective && (keeping || keptDirective(source, line, end, rules.keepDirective))) {
+        parts.push(source.slice(line, end));
+        // A line ending in a backslash goes on to the next.
+        keeping = source.charCodeAt(end - 1 - (source.charCodeAt(end - 1) === 13 ? 1 : 0)) === 92;
+      } else if (!filled && width >= filler.length) {
         parts.push(filler, spaces(width - filler.length));
         filled = true;
       } else {
@@ -267,6 +277,13 @@ export function blankBodies(source: string, rules: BodyRules): string {
   }
   parts.push(source.slice(at));
   return parts.join('');
+}
+
+/** The line from `start` to `end` is a directive `keep` matches (from its `#`). */
+function keptDirective(source: string, start: number, end: number, keep: RegExp): boolean {
+  let i = start;
+  while (i < end && (source.charCodeAt(i) === 32 || source.charCodeAt(i) === 9)) i++;
+  return source.charCodeAt(i) === 35 && keep.test(source.slice(i, end));
 }
 
 const SPACES = ' '.repeat(256);

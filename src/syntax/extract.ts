@@ -5,7 +5,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import type { ExtractedSymbol, LanguageId, Parameter } from './types.js';
 import type { Range } from '../../schemas/common.js';
-import type { Draft, ExtractContext, LanguageSpec, Scope } from './spec.js';
+import type { Draft, ExtractContext, LanguageSpec, Scope, TextDeclaration } from './spec.js';
 import { dedent } from './common.js';
 
 const MAX_SIGNATURE = 300;
@@ -82,6 +82,13 @@ export function extractFromTree(tree: Tree, spec: LanguageSpec, language: Langua
   };
 
   walkChildren(tree.rootNode, root, 0);
+  if (spec.textDeclarations) {
+    const found = spec.textDeclarations(ctx, symbols);
+    if (found.length) {
+      const lines = lineStarts(source);
+      for (const declaration of found) symbols.push(textSymbol(declaration, original, lines, language));
+    }
+  }
   for (const scopeOnly of scopeBases) {
     const type = symbols.find((symbol) => symbol.qualifiedName === scopeOnly.qualifiedName && TYPE_KINDS.has(symbol.kind));
     if (type) type.bases = [...new Set([...type.bases, ...scopeOnly.bases])];
@@ -129,6 +136,44 @@ function toSymbol(draft: Draft, declared: Node, scope: Scope, spec: LanguageSpec
     bases: draft.bases ?? [],
     language,
   };
+}
+
+/** A declaration the language read from the text as written: positions from its offsets, no containers, no doc. */
+function textSymbol(declaration: TextDeclaration, source: string, lines: number[], language: LanguageId): ExtractedSymbol {
+  const at = (offset: number): Range['start'] => {
+    let low = 0;
+    let high = lines.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (lines[mid] <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return { line: low + 1, column: offset - lines[low] + 1 };
+  };
+  return {
+    name: declaration.name,
+    kind: declaration.kind,
+    containers: [],
+    qualifiedName: declaration.name,
+    containingType: null,
+    range: { start: at(declaration.start), end: at(declaration.end) },
+    selectionRange: { start: at(declaration.nameStart), end: at(declaration.nameEnd) },
+    signature: oneLine(source.slice(declaration.start, declaration.headEnd)),
+    parameters: declaration.parameters ?? [],
+    returnType: null,
+    doc: null,
+    definition: true,
+    forwardDeclaration: false,
+    bases: [],
+    language,
+  };
+}
+
+/** The offset each line starts at. */
+function lineStarts(source: string): number[] {
+  const starts = [0];
+  for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
 }
 
 /**

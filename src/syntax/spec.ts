@@ -5,7 +5,7 @@
 import type { FileImports } from './bases.js';
 import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../kinds.js';
-import type { Parameter } from './types.js';
+import type { ExtractedSymbol, Parameter } from './types.js';
 import type { ShortType } from './statements/types.js';
 
 /** One declaration as a language module sees it; the walker turns it into an ExtractedSymbol. */
@@ -83,6 +83,19 @@ export interface StatementTable {
   name?: (node: Node, short: ShortType) => Node | string | null | undefined;
 }
 
+/** A declaration read from the text where the tree holds none (offsets into the prepared source). */
+export interface TextDeclaration {
+  name: string;
+  kind: NormalizedKind;
+  start: number;
+  end: number;
+  nameStart: number;
+  nameEnd: number;
+  /** Where the one-line signature stops. */
+  headEnd: number;
+  parameters?: Parameter[];
+}
+
 export interface LanguageSpec {
   /** What /statements maps this grammar's node types to. */
   statements?: StatementTable;
@@ -120,6 +133,11 @@ export interface LanguageSpec {
   wrappers: ReadonlySet<string>;
   /** Called for a wrapper before its children are walked (e.g. `declare` turns definitions off). */
   wrapperScope?: (node: Node, scope: Scope) => Scope;
+  /**
+   * Declarations the text holds that the walk found no node for (a C `#define` inside an initializer, an
+   * argument list or an enum, where the grammar has no room for a directive); file-wide, added after the walk.
+   */
+  textDeclarations?: (ctx: ExtractContext, found: readonly ExtractedSymbol[]) => TextDeclaration[];
   /** Rewrites the scope for the siblings after `node` (C# file-scoped namespaces). */
   siblingScope?: (node: Node, scope: Scope, ctx: ExtractContext) => Scope | undefined;
 }

@@ -15,6 +15,9 @@
  * - a word between `class`/`struct`/`union`/`enum` and the name of a type being defined (`class LEVELDB_EXPORT Iterator {`);
  * - words and calls between a type's closing brace and its declarators (`} __aligned(8) name;`, `} __packed;`).
  *
+ * Directives other than conditionals inside an enum, an initializer or parentheses are blanked too: the grammar
+ * has no room for them there and loses the rest of the list.
+ *
  * Where the shape alone cannot say which of two words is the macro (`u64 notrace f` or `notrace u64 f`),
  * the one spelled like a macro (a leading `__`, or upper case with an underscore) or a well-known attribute
  * word is taken for it. Heads are found with the shared C lexer (comments, strings and directives skipped);
@@ -199,11 +202,16 @@ export function declarationHeadCuts(source: string): Range[] {
     if (mayStartLiteral(c)) {
       if (c === 35 /* # */ && startsLine(source, i)) {
         const end = directiveEnd(source, i);
+        const current = top();
         if (CONDITIONAL.test(source.slice(i, Math.min(end, i + 16)))) {
           // In a head, or in a parameter list of one (not an initializer's braces): the head is left alone.
           let k = stack.length - 1;
           while (k > 0 && !stack[k].statements && stack[k].group!.open !== '{') k--;
           if (stack[k].statements && stack[k].head.length) stack[k].conditional = true;
+        } else if (!current.statements || current.enumBody) {
+          // Any other directive in an enum, an initializer or parentheses, where the grammar takes none: it goes
+          // (a `#define` there is still read from the original text, macrosFromText).
+          cuts.push([i, end]);
         }
         i = end - 1;
         continue;
@@ -418,7 +426,7 @@ function headKind(head: Item[]): 'type' | 'enum' | 'other' {
 
 /** One element of a declaration head. */
 interface Unit {
-  kind: 'specifier' | 'type' | 'tag' | 'attribute' | 'word' | 'pointer' | 'declarator-group';
+  kind: 'specifier' | 'type' | 'tag' | 'attribute' | 'word' | 'pointer' | 'declarator-group' | 'array';
   start: number;
   end: number;
   /** A word's text (the last part of a qualified name). */
@@ -436,12 +444,13 @@ function readUnits(items: Item[], from: number, cuts: Range[], record: { end: nu
     const item = items[i];
     if (isGroup(item)) {
       if (item.open === '[') {
-        // `[[nodiscard]]` is an attribute; any other bracket ends the declarator (`int a[4]`).
+        // `[[nodiscard]]` is an attribute; any other bracket is an array declarator's (`int a[4] __aligned(8)`).
         if (isGroup(item.items[0]) && item.items[0].open === '[' && item.items.length === 1) {
           units.push({ kind: 'attribute', start: item.start, end: item.end, text: '', call: null });
           continue;
         }
-        break;
+        units.push({ kind: 'array', start: item.start, end: item.end, text: '', call: null });
+        continue;
       }
       if (item.open === '{') break;
       units.push({ kind: 'declarator-group', start: item.start, end: item.end, text: '', call: item });
@@ -730,7 +739,8 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
         if (next.kind === 'tag' && j === units.length - 1 && terminator === '{') words += 2;
         else if (countsAsWord(next)) words++;
         else if (next.kind === 'declarator-group' && next.call?.items.some((item) => isPunct(item, '*') || isPunct(item, '^') || isPunct(item, '&'))) words++;
-        if (next.call && declaratorCall(next)) break;
+        // A call a name follows stands for the type (`Py_DEPRECATED(3.0) PyAPI_FUNC(int) f(void)`); else it is the declarator.
+        if (next.call && declaratorCall(next) && !units.slice(j + 1).some((later) => later.kind === 'word')) break;
       }
       // `~X() _NOTHROW _TXN_SAFE;`: a parameter list of its own followed by words only is the declarator.
       const ownList = paramsLike(unit.call) && !/^[A-Z0-9_]+$/.test(unit.text);
@@ -743,6 +753,14 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
     kept.push(unit);
   }
   units = kept;
+  // An attribute after a pointer or right before a parenthesized declarator (`void *__attribute__((malloc)) f(void)`,
+  // `typedef int __attribute__((nonnull(2))) (*cmp_t)(void *)`) stands where the grammar takes none.
+  units = units.filter((unit, index) => {
+    if (unit.kind !== 'attribute' || !unit.call) return true;
+    if (units[index - 1]?.kind !== 'pointer' && units[index + 1]?.kind !== 'declarator-group') return true;
+    cut(unit);
+    return false;
+  });
   // Storage and function specifiers come first: a word before one is a macro (`_XFUNCPROTOBEGIN extern Widget f(...)`).
   const lastStorage = units.map((unit) => unit.kind === 'specifier' && STORAGE.has(unit.text)).lastIndexOf(true);
   if (lastStorage > 0) {
@@ -752,12 +770,24 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
       return false;
     });
   }
+  // A macro around a parameter list (zlib's `zlibVersion OF((void))`): the word before it is the function, the list its own.
+  for (let i = 1; i < units.length; i++) {
+    const unit = units[i];
+    const list = unit.call?.items[0];
+    const name = units[i - 1];
+    if (unit.kind !== 'word' || !unit.call || unit.call.items.length !== 1 || !isGroup(list) || list.open !== '(' || !paramsLike(list)) continue;
+    if (name.kind !== 'word' || name.call) continue;
+    cut({ ...unit, end: list.start });
+    cut({ ...unit, start: unit.end - 1 });
+    units = [...units.slice(0, i - 1), { ...name, end: unit.end, call: list }, ...units.slice(i + 1)];
+    break;
+  }
   // 2. The declarator: a function's `name(...)`, else the name of a variable, field or type.
   const fnAt = functionDeclaratorAt(units, typeGiven);
   const hasType = typeGiven || units.some((unit) => unit.kind === 'type' || unit.kind === 'tag');
   if (fnAt >= 0) {
     const before = units.slice(0, fnAt);
-    cutLoneWords(before, hasType, false, cut);
+    cutLoneWords(before, hasType, false, cut, true);
     // After the parameter list only specifiers and attributes stand: any other word or call is a macro.
     for (const unit of units.slice(fnAt + 1)) {
       if (unit.kind === 'type' || unit.kind === 'tag' || unit.kind === 'declarator-group') return;
@@ -788,7 +818,7 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
  * (unless a type word, a tag or the enclosing declaration gives it), then, for a variable, one name;
  * every other word is a macro.
  */
-function cutLoneWords(units: Unit[], hasType: boolean, needsName: boolean, cut: (unit: Unit) => void): void {
+function cutLoneWords(units: Unit[], hasType: boolean, needsName: boolean, cut: (unit: Unit) => void, declaratorFollows = false): void {
   const lastPointer = units.map((unit) => unit.kind).lastIndexOf('pointer');
   const firstPointer = units.findIndex((unit) => unit.kind === 'pointer');
   let typeTaken = hasType;
@@ -798,6 +828,12 @@ function cutLoneWords(units: Unit[], hasType: boolean, needsName: boolean, cut: 
     if (unit.call) {
       if (!typeTaken && index < (firstPointer < 0 ? Infinity : firstPointer) && !units.slice(0, index).some((u) => u.kind === 'word')) {
         typeTaken = true;
+        // A macro around one type (`PyAPI_FUNC(PyObject *) f(void)`) gives way to it: C++ has no macro type specifier.
+        if (unit.call.items.length && !unit.call.truncated && !unit.call.items.some((item) => isPunct(item, ','))
+          && (declaratorFollows || units.slice(index + 1).some((later) => later.kind === 'word'))) {
+          cut({ ...unit, end: unit.call.start + 1 });
+          cut({ ...unit, start: unit.end - 1 });
+        }
         return false;
       }
       cut(unit);
@@ -806,6 +842,20 @@ function cutLoneWords(units: Unit[], hasType: boolean, needsName: boolean, cut: 
     return true;
   });
   if (words.length === 0) return;
+  // `struct { ... } search[] __read_mostly = {`: after an array declarator only macros.
+  const array = units.findIndex((unit) => unit.kind === 'array');
+  if (array >= 0) {
+    words.filter((unit) => unit.start > units[array].start).forEach(cut);
+    cutLoneWords(units.slice(0, array).filter((unit) => unit.kind !== 'word' || !unit.call), hasType, needsName, cut);
+    return;
+  }
+  // `void (*hook)(int) __read_mostly;`: the declarator is in parentheses; before it the type, after it only macros.
+  const declarator = units.find((unit) => unit.kind === 'declarator-group' && isPunct(unit.call?.items[0]) && /^[*&^]$/.test((unit.call!.items[0] as Token).text));
+  if (declarator) {
+    keepSome(words.filter((unit) => unit.start < declarator.start), typeTaken ? 0 : 1, cut);
+    words.filter((unit) => unit.start > declarator.start).forEach(cut);
+    return;
+  }
   if (lastPointer >= 0) {
     const pointer = units[firstPointer].start;
     const last = units[lastPointer].start;

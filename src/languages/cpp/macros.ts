@@ -38,9 +38,9 @@ function callFromMatchStart(match: RegExpExecArray, source: string): Range[] {
   return close > 0 ? [[match.index, close + 1]] : [];
 }
 
-/** The word captured as group 1, ending the match. */
-function trailingGroup(match: RegExpExecArray): Range {
-  const start = match.index + match[0].length - match[1].length;
+/** The text captured as group 1, ending the match (or at `at` within it). */
+function trailingGroup(match: RegExpExecArray, at = match[0].length - match[1].length): Range {
+  const start = match.index + at;
   return [start, start + match[1].length];
 }
 
@@ -165,6 +165,15 @@ export const RULES: readonly MacroRule[] = [
     },
   },
   {
+    name: 'named-variadic-parameter',
+    why: "A GNU named variadic macro parameter (`#define struct_group(NAME, MEMBERS...)`) is no parameter list to the grammar, which then names the macro wrongly: the `...` goes, the parameter stays.",
+    pattern: /^[ \t]*#[ \t]*define[ \t]+[A-Za-z_$][\w$]*\([^()\n]*?[A-Za-z_$][\w$]*[ \t]*(\.\.\.)[ \t]*\)/gm,
+    needs: ['...'],
+    blank(match) {
+      return [trailingGroup(match, match[0].lastIndexOf('...'))];
+    },
+  },
+  {
     name: 'export-word',
     why: 'Export/visibility macros written before a return type or class name (`GTEST_API_ int f();`, `FOO_EXPORT`, `BAR_DLL`) read as a type.',
     pattern: /\b[A-Z][A-Z0-9_]*_(?:API|EXPORT|EXPORTS|DLL|DLLEXPORT)_?\b/g,
@@ -185,6 +194,7 @@ export function blankCppMacros(source: string): string {
   }
   // Not a pattern: `#if` branches are matched up with a stack (see unbalancedBranches).
   cuts.push(...unbalancedBranches(source));
+  cuts.push(...commentsInDirectives(source));
   const blanked = cuts.length ? blankRanges(source, cuts) : source;
   // Then declaration heads, read by shape on what the rules left (heads.ts): macro words and calls no declaration has room for.
   const heads = declarationHeadCuts(blanked);
@@ -312,16 +322,27 @@ function unbalancedBranches(source: string): Array<[number, number]> {
       const group = stack.pop();
       if (group) {
         const [first, second] = group.branches;
+        let keep = 0;
         if (group.ifZero) {
           // Drop the `#if 0` branch; what follows `#else` stays, without its directives.
           cuts.push([first, second ?? end]);
           if (second !== undefined) cuts.push([second, directiveEnd(source, second)], [start, end]);
-        } else if ((second !== undefined && group.deltas.some((delta) => delta !== 0)) || endsMidDeclaration(source, group.branches, start)) {
-          // Keep the first branch as plain code, so a `template<...>` or `TEST(A, B) {` in it joins what follows.
-          cuts.push([first, directiveEnd(source, first)], [second ?? start, end]);
+        } else if (insideStatement(source, first) && group.deltas.every((delta) => delta === 0) && listItems(source, group.branches, start)) {
+          // Inside a list (an initializer list, arguments, an enum, a constructor's member initializers), each branch
+          // items ending in a comma: only the directive lines go, every branch stays (`editor_(true),` and `editor_(false),`).
+          for (const branch of group.branches) cuts.push([branch, directiveEnd(source, branch)]);
+          cuts.push([start, end]);
+        } else if ((second !== undefined && group.deltas.some((delta) => delta !== 0)) || endsMidDeclaration(source, group.branches, start) || insideStatement(source, first)) {
+          // Keep one branch as plain code, so a `template<...>` or `TEST(A, B) {` in it joins what follows: the first
+          // that holds code (`#if defined(GUARD_H)` / `#else` / the whole header / `#endif` keeps the header).
+          keep = group.branches.findIndex((branch, i) => holdsCode(source, directiveEnd(source, branch), group.branches[i + 1] ?? start));
+          if (keep < 0) keep = 0;
+          const next = group.branches[keep + 1];
+          // A dropped branch's `#define`s stay: a definition is whole on its line, and both branches' macros are the file's.
+          cuts.push(...keepingDefines(source, first, directiveEnd(source, group.branches[keep])), ...keepingDefines(source, next ?? start, end));
         }
-        // What the enclosing branch sees is what is kept: the first branch, or the rest after `#if 0`.
-        const kept = group.ifZero ? group.deltas.slice(1).reduce((a, b) => a + b, 0) : group.deltas[0];
+        // What the enclosing branch sees is what is kept: the kept branch, or the rest after `#if 0`.
+        const kept = group.ifZero ? group.deltas.slice(1).reduce((a, b) => a + b, 0) : group.deltas[keep];
         const parent = stack[stack.length - 1];
         if (parent) parent.deltas[parent.deltas.length - 1] += kept;
       }
@@ -336,6 +357,99 @@ function unbalancedBranches(source: string): Array<[number, number]> {
   }
   return cuts;
 }
+
+/**
+ * The `#if` at `index` stands inside a statement or declaration (a list, an expression, between a declarator
+ * and its body), where the grammar takes no directive: the code before it ends no statement.
+ */
+function insideStatement(source: string, index: number): boolean {
+  const last = codeEndBefore(source, index);
+  return last !== '' && !';{}:'.includes(last);
+}
+
+/** The last character of code before `index` (comments, blank lines and directive lines skipped); '' at the start. */
+function codeEndBefore(source: string, index: number): string {
+  let end = index;
+  for (let guard = 0; end > 0 && guard < 10_000; guard++) {
+    const lineStart = source.lastIndexOf('\n', end - 1) + 1;
+    const previousEnd = lineStart - 1;
+    // A directive line, or the continuation of one.
+    let logical = lineStart;
+    while (logical > 0 && /\\\r?$/.test(source.slice(source.lastIndexOf('\n', logical - 2) + 1, logical - 1))) logical = source.lastIndexOf('\n', logical - 2) + 1;
+    const line = source.slice(lineStart, end);
+    if (/^\s*#/.test(source.slice(logical, end))) {
+      end = Math.max(0, logical - 1);
+      continue;
+    }
+    let code = line.replace(/\/\/.*$/, '').replace(/\/\*.*?\*\//g, '').trim();
+    if (code.endsWith('*/')) {
+      // The end of a block comment: go on from where it starts.
+      const open = source.lastIndexOf('/*', lineStart + line.lastIndexOf('*/'));
+      if (open >= 0 && open < lineStart) {
+        end = open;
+        continue;
+      }
+      code = code.slice(0, code.lastIndexOf('/*')).trim();
+    }
+    if (code && !code.startsWith('*')) return code[code.length - 1];
+    if (previousEnd < 0) return '';
+    end = previousEnd;
+  }
+  return '';
+}
+
+/** Every branch of the group holds list items: its code is empty or ends with a comma. */
+function listItems(source: string, branches: number[], endif: number): boolean {
+  return branches.every((branch, i) => {
+    const last = codeEndBefore(source, branches[i + 1] ?? endif);
+    return !holdsCode(source, directiveEnd(source, branch), branches[i + 1] ?? endif) || last === ',';
+  });
+}
+
+/**
+ * Block comments inside a directive that goes on over several lines (`#define X \\` / `(A /* why *\/ \\`): the
+ * grammar loses the end of a long one among them and reads the declarations after it as its body. A comment
+ * in a directive is nothing to the index (a macro's doc is read from the text as written).
+ */
+function commentsInDirectives(source: string): Range[] {
+  if (!source.includes('\\') || !source.includes('/*')) return [];
+  const cuts: Range[] = [];
+  for (const span of lexSpans(source, WITH_DIRECTIVES)) {
+    if (span.kind !== 'directive') continue;
+    const text = source.slice(span.start, span.end);
+    if (!text.includes('\n') || !text.includes('/*')) continue;
+    for (let at = text.indexOf('/*'); at >= 0; at = text.indexOf('/*', at + 2)) {
+      const close = text.indexOf('*/', at + 2);
+      if (close < 0) break;
+      cuts.push([span.start + at, span.start + close + 2]);
+      at = close;
+    }
+  }
+  return cuts;
+}
+
+/** The range from `from` to `to` less its `#define` lines (continuations included). */
+function keepingDefines(source: string, from: number, to: number): Range[] {
+  const ranges: Range[] = [];
+  let at = from;
+  for (const span of lexSpans(source, WITH_DIRECTIVES, from, to)) {
+    if (span.kind !== 'directive' || !/^#[ \t]*define\b/.test(source.slice(span.start, span.start + 16))) continue;
+    if (span.start > at) ranges.push([at, span.start]);
+    at = span.end;
+  }
+  if (to > at) ranges.push([at, to]);
+  return ranges;
+}
+
+/** Code (not comments, blank lines or directives) between two offsets. */
+function holdsCode(source: string, from: number, to: number): boolean {
+  for (const span of lexSpans(source, WITH_DIRECTIVES, from, to)) {
+    if (span.kind === 'code' && /\S/.test(source.slice(span.start, span.end))) return true;
+  }
+  return false;
+}
+
+const WITH_DIRECTIVES: CLexOptions = { ...LEXING, directives: true };
 
 /** Some branch stops in the middle of a declaration (`class X<...> final` then `#else`): its last code line ends no statement. */
 function endsMidDeclaration(source: string, branches: number[], endif: number): boolean {
@@ -352,10 +466,10 @@ function endsMidDeclaration(source: string, branches: number[], endif: number): 
 /** Braces and parentheses counted in one number (braces scaled past any real paren count), so sums keep both. */
 const BRACE = 1 << 16;
 
-/** `{` minus `}` (times BRACE) plus `(` minus `)` in the code between two offsets (comments, strings and char literals count nothing). */
+/** `{` minus `}` (times BRACE) plus `(` minus `)` in the code between two offsets (comments, strings, char literals and directive lines count nothing). */
 function braceDelta(source: string, from: number, to: number): number {
   let delta = 0;
-  for (const span of lexSpans(source, LEXING, from, to)) {
+  for (const span of lexSpans(source, WITH_DIRECTIVES, from, to)) {
     if (span.kind !== 'code') continue;
     for (let i = span.start; i < span.end; i++) {
       const c = source.charCodeAt(i);

@@ -10,7 +10,9 @@ import { blankBodies, type BodyRules } from '../../syntax/bodies.js';
 import { blankCppMacros } from './macros.js';
 import { BLOCK_COMMENT, DOUBLE_QUOTED, LINE_COMMENT, SINGLE_QUOTED } from '../../syntax/tokens.js';
 import { readCppImports } from './imports.js';
-import type { Draft, ExtractContext, LanguageSpec, Scope, StatementTable } from '../../syntax/spec.js';
+import type { Draft, ExtractContext, LanguageSpec, Scope, StatementTable, TextDeclaration } from '../../syntax/spec.js';
+import type { ExtractedSymbol } from '../../syntax/types.js';
+import { lexSpans, type CLexOptions } from '../../syntax/c-lexer.js';
 
 const TYPE_SPECIFIERS: Record<string, NormalizedKind> = {
   class_specifier: 'class',
@@ -19,6 +21,7 @@ const TYPE_SPECIFIERS: Record<string, NormalizedKind> = {
   enum_specifier: 'enum',
 };
 const TYPE_PARENTS = new Set<NormalizedKind>(['class', 'struct']);
+const FUNCTION_KINDS = new Set<NormalizedKind>(['function', 'method', 'constructor']);
 /** A variable or field of an unnamed struct or union type (`struct { int a; } v;`): its body's declarations are fields. */
 const ANONYMOUS_HOLDERS = new Set<NormalizedKind>(['field', 'variable', 'constant']);
 /** Declarator wrappers between a declaration and its name. */
@@ -59,9 +62,24 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
       const name = node.childForFieldName('name');
       return name ? [{ name: ctx.text(name), kind: 'enum_member', node, nameNode: name }] : undefined;
     }
+    case 'ERROR':
+      // After a directive the grammar does not take in an enum (`A,` `#define A A` `B,`), the next enumerators come as errors.
+      return node.parent?.type === 'enumerator_list' ? strayEnumerators(node, ctx) : undefined;
     default:
       return undefined;
   }
+}
+
+/** Enumerators in an error node of an enum body: each identifier at the start or after a comma (`B`, `C = 3`). */
+function strayEnumerators(node: Node, ctx: ExtractContext): Draft[] | undefined {
+  const drafts: Draft[] = [];
+  let expecting = true;
+  for (const child of node.children) {
+    if (child.type === 'comment' || child.type.startsWith('preproc')) continue;
+    if (expecting && child.type === 'identifier') drafts.push({ name: ctx.text(child), kind: 'enum_member', node: child, nameNode: child });
+    expecting = child.type === ',';
+  }
+  return drafts.length ? drafts : undefined;
 }
 
 function namespace(node: Node, ctx: ExtractContext): Draft[] | undefined {
@@ -133,6 +151,13 @@ function declaration(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | u
       else anonymousBody = body;
     }
   }
+  if (scope.parentKind !== null && FUNCTION_KINDS.has(scope.parentKind)) {
+    // A local variable of an unnamed struct type (`union { u64 ll; struct { u32 low, high; } l; } rl;`): not a symbol,
+    // but its type's fields are, under its name, as a local class's would be.
+    const name = declarators.length ? declaratorName(declarators[0]) : null;
+    if (!anonymousBody || !name) return drafts.length ? drafts : undefined;
+    return [...drafts, { name: ctx.text(name), kind: 'variable', node, nameNode: name, scopeOnly: true, body: anonymousBody }];
+  }
   const constant = named(node).some((child) => child.type === 'type_qualifier' && /^(const|constexpr|constinit)$/.test(ctx.text(child)));
   const inType = scope.parentKind !== null && (TYPE_PARENTS.has(scope.parentKind) || ANONYMOUS_HOLDERS.has(scope.parentKind));
   for (const declarator of declarators) {
@@ -173,6 +198,7 @@ function declaration(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | u
 function enumerators(body: Node | null, ctx: ExtractContext): Draft[] {
   const drafts: Draft[] = [];
   for (const child of named(body)) {
+    if (child.type === 'ERROR') drafts.push(...strayEnumerators(child, ctx) ?? []);
     if (child.type !== 'enumerator') continue;
     const name = child.childForFieldName('name');
     if (name) drafts.push({ name: ctx.text(name), kind: 'enum_member', node: child, nameNode: name });
@@ -229,7 +255,8 @@ function typeDefinition(node: Node, ctx: ExtractContext): Draft[] | undefined {
 
 function macro(node: Node, ctx: ExtractContext): Draft[] | undefined {
   const nameNode = node.childForFieldName('name');
-  if (!nameNode) return undefined;
+  // A definition the grammar misread names something else than the line does: the line is read instead (macrosFromText).
+  if (!nameNode || DEFINE.exec(ctx.source.slice(node.startIndex, nameNode.endIndex))?.[1] !== ctx.text(nameNode)) return undefined;
   const params = node.childForFieldName('parameters');
   const parameters: Parameter[] = named(params).filter((p) => p.type === 'identifier').map((p) => ({ name: ctx.text(p), type: '' }));
   const value = node.childForFieldName('value');
@@ -244,9 +271,54 @@ function macro(node: Node, ctx: ExtractContext): Draft[] | undefined {
   }];
 }
 
+const DEFINE_LINE = /^[ \t]*#[ \t]*define[ \t]+/gm;
+const DEFINE = /^#[ \t]*define[ \t]+([A-Za-z_$][\w$]*)(\([^)]*\))?/;
+const DIRECTIVES: CLexOptions = { rawStrings: 'delimited', directives: true };
+const CONDITIONAL_HEAD = /^#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b(.*)/;
+
+/**
+ * `#define`s the walk found no node for, read from the text as written: inside an initializer, an argument list
+ * or an enum the grammar has no room for a directive (it is blanked for the parse, heads.ts), yet the macro is
+ * defined for the rest of the file. Those in an `#if 0` branch are not read (nor indexed by ctags).
+ */
+function macrosFromText(ctx: ExtractContext, found: readonly ExtractedSymbol[]): TextDeclaration[] {
+  const source = ctx.original;
+  const known = new Set<string>();
+  for (const symbol of found) if (symbol.kind === 'macro') known.add(`${symbol.selectionRange.start.line}:${symbol.name}`);
+  // Every `#define` line found (the usual case): nothing to read.
+  let lines = 0;
+  for (DEFINE_LINE.lastIndex = 0; DEFINE_LINE.exec(source); ) lines++;
+  if (lines <= known.size) return [];
+  const out: TextDeclaration[] = [];
+  let line = 1;
+  let counted = 0;
+  /** Per open conditional: whether it is (or its branch is) `#if 0`. */
+  const zeros: boolean[] = [];
+  for (const span of lexSpans(source, DIRECTIVES)) {
+    if (span.kind !== 'directive') continue;
+    const head = source.slice(span.start, Math.min(span.end, span.start + 4096));
+    const conditional = CONDITIONAL_HEAD.exec(head);
+    if (conditional) {
+      if (conditional[1].startsWith('if')) zeros.push(/^if\s+0\b/.test(`${conditional[1]} ${conditional[2].trim()}`));
+      else if (conditional[1] === 'endif') zeros.pop();
+      else if (zeros.length) zeros[zeros.length - 1] = false;
+      continue;
+    }
+    const match = DEFINE.exec(head);
+    if (!match || zeros.includes(true)) continue;
+    for (let i = source.indexOf('\n', counted); i >= 0 && i < span.start; i = source.indexOf('\n', i + 1)) line++;
+    counted = span.start;
+    if (known.has(`${line}:${match[1]}`)) continue;
+    const nameStart = span.start + match[0].length - (match[2]?.length ?? 0) - match[1].length;
+    const parameters = match[2] ? match[2].slice(1, -1).split(',').map((name) => name.trim()).filter(Boolean).map((name) => ({ name, type: '' })) : [];
+    out.push({ name: match[1], kind: 'macro', start: span.start, end: span.end, nameStart, nameEnd: nameStart + match[1].length, headEnd: span.start + match[0].length, parameters });
+  }
+  return out;
+}
+
 const LOCAL_TYPES = ['class_specifier', 'struct_specifier', 'union_specifier', 'enum_specifier'];
 /** What a function body may declare that the index keeps: local types, local type aliases, and macros (`#define` in a body is file-wide). */
-const LOCAL_DECLARATIONS = [...LOCAL_TYPES, 'type_definition', 'alias_declaration', 'preproc_def', 'preproc_function_def'];
+const LOCAL_DECLARATIONS = [...LOCAL_TYPES, 'type_definition', 'alias_declaration', 'preproc_def', 'preproc_function_def', 'declaration'];
 const LOCAL_SEARCH: NestedSearch = {
   types: LOCAL_DECLARATIONS,
   scopes: new Set([...LOCAL_TYPES, 'function_definition', 'lambda_expression']),
@@ -256,8 +328,13 @@ const LOCAL_SEARCH: NestedSearch = {
 /** Classes, type aliases and macros declared inside a function body (not inside another local class or lambda). */
 function localTypes(body: Node | null, ctx: ExtractContext): Node[] {
   if (!body || body.type !== 'compound_statement') return [];
-  return nestedDeclarations(ctx, body, LOCAL_SEARCH)
-    .filter((node) => !LOCAL_TYPES.includes(node.type) || (node.childForFieldName('body') && node.childForFieldName('name')));
+  return nestedDeclarations(ctx, body, LOCAL_SEARCH).filter((node) => {
+    if (LOCAL_TYPES.includes(node.type)) return node.childForFieldName('body') && node.childForFieldName('name');
+    if (node.type !== 'declaration') return true;
+    // Local variables are no symbols; one of an unnamed struct type holds its type's fields.
+    const type = node.childForFieldName('type');
+    return !!type && LOCAL_TYPES.includes(type.type) && !type.childForFieldName('name') && !!type.childForFieldName('body');
+  });
 }
 
 /** The function_declarator under a declarator, unless it declares a pointer to a function. */
@@ -493,8 +570,9 @@ export const CPP_BODIES: BodyRules = {
   isBody: (head) => head.paren && !head.typeWord,
   memberInitializers: true,
   keepWords: ['class', 'struct', 'union', 'enum', 'typedef'],
-  // A local alias (`using T = ...;`) and a `#define` inside a body are kept too (LOCAL_DECLARATIONS).
-  keepPattern: /\busing\s+[A-Za-z_]\w*\s*=|^[ \t]*#[ \t]*define\b/m,
+  // A local alias (`using T = ...;`) keeps its body too (LOCAL_DECLARATIONS); a `#define` stays in a blanked body.
+  keepPattern: /\busing\s+[A-Za-z_]\w*\s*=/,
+  keepDirective: /^#\s*define\b/,
   filler: 'x;',
 };
 
@@ -508,6 +586,7 @@ export const cpp: LanguageSpec = {
   prepare: (source) => blankBodies(blankCppMacros(source), CPP_BODIES),
   declare,
   hidden: anonymousMembers,
+  textDeclarations: macrosFromText,
   descend: DESCEND,
   wrappers: new Set(['template_declaration']),
   statements: CPP_STATEMENTS,

@@ -1,0 +1,418 @@
+/**
+ * plumb's definitions against universal-ctags', file by file, for C and C++: every tag ctags finds of
+ * the kinds compared must be a symbol of a fitting kind, of the same name, whose declaration covers the
+ * tag's line. ctags runs once over the file list and streams its tags (--sort=no keeps a file's tags
+ * together), each file is extracted as its tags arrive, so a tree of any size is compared in bounded memory.
+ *
+ * ctags reads C without a preprocessor and gets some constructs wrong; those tags are set aside by
+ * CTAGS_MISREADS, each rule with its reason, and counted per reason so the filter stays visible.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { NormalizedKind } from '../../src/kinds.js';
+import type { ExtractedSymbol } from '../../src/syntax/types.js';
+import { extractSymbols, type SyntaxLanguage } from '../../src/syntax/index.js';
+import type { Tag } from './recall.js';
+
+const FUNCTIONS: readonly NormalizedKind[] = ['function', 'method', 'constructor'];
+
+/**
+ * ctags' C and C++ kinds compared, and the plumb kinds that find each. A prototype and a function are both
+ * a function (plumb keeps the declaration and the definition, and the index merges them); a typedef of an
+ * unnamed struct or enum is that type under the typedef's name.
+ */
+export const C_FAMILY_KINDS: Readonly<Record<string, readonly NormalizedKind[]>> = {
+  function: FUNCTIONS,
+  prototype: FUNCTIONS,
+  class: ['class', 'struct'],
+  struct: ['struct', 'class'],
+  union: ['struct'],
+  enum: ['enum'],
+  enumerator: ['enum_member'],
+  typedef: ['type_alias', 'struct', 'class', 'enum'],
+  member: ['field'],
+  macro: ['macro'],
+  namespace: ['namespace'],
+};
+
+/** What the source says about a tag, for the rules that judge ctags' reading of it. */
+export interface TagContext {
+  tag: Tag;
+  /** The file's lines (0-based: the tag's is lines[tag.line - 1]). */
+  lines: string[];
+  /** The names of the file's macros as ctags found them. */
+  fileMacros: ReadonlySet<string>;
+}
+
+/** One kind of tag ctags gets wrong, with why; a tag one of these matches is not counted. */
+export interface Misread {
+  name: string;
+  why: string;
+  matches(context: TagContext): boolean;
+}
+
+export interface FileRecall {
+  path: string;
+  expected: number;
+  found: number;
+  misses: Tag[];
+}
+
+export interface KindRecall {
+  expected: number;
+  found: number;
+}
+
+export interface Comparison {
+  files: FileRecall[];
+  byKind: Map<string, KindRecall>;
+  expected: number;
+  found: number;
+  /** Tags set aside as ctags' misreadings, per rule name. */
+  setAside: Map<string, number>;
+  symbols: number;
+  extractMs: number;
+  ctagsMs: number;
+}
+
+export interface CompareOptions {
+  root: string;
+  /** Paths relative to root. */
+  files: string[];
+  /** ctags options beyond the JSON output and prototypes (`--language-force=C`). */
+  ctagsArgs: string[];
+  /** The language each file is extracted as. */
+  languageOf(path: string): SyntaxLanguage | undefined;
+  /** Defaults to C_FAMILY_KINDS. */
+  kinds?: Readonly<Record<string, readonly NormalizedKind[]>>;
+  /** Defaults to CTAGS_MISREADS. */
+  misreads?: readonly Misread[];
+  /** Called for each tag set aside as a ctags misreading, with the rule's name. */
+  onSetAside?(tag: Tag, rule: string): void;
+  /** Called once per file, after its comparison (a progress line for a long run). */
+  onFile?(file: FileRecall, done: number): void;
+}
+
+/** Runs ctags over the files and compares each file's tags with plumb's symbols of that file. */
+export async function compareWithCtags(options: CompareOptions): Promise<Comparison> {
+  const kinds = options.kinds ?? C_FAMILY_KINDS;
+  const misreads = options.misreads ?? CTAGS_MISREADS;
+  const result: Comparison = { files: [], byKind: new Map(), expected: 0, found: 0, setAside: new Map(), symbols: 0, extractMs: 0, ctagsMs: 0 };
+  const kindList = Object.keys(kinds);
+  for (const kind of kindList) result.byKind.set(kind, { expected: 0, found: 0 });
+  const started = performance.now();
+  const ctags = spawn('ctags', ['--output-format=json', '--fields=+nKzS', '--sort=no', '--kinds-C=+p', '--kinds-C++=+p', ...options.ctagsArgs, '-f', '-', '-L', '-'], {
+    cwd: options.root,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  ctags.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  ctags.stdin.end(options.files.join('\n'));
+  const exited = new Promise<number | null>((resolve) => ctags.on('close', resolve));
+
+  const compareFile = async (path: string, tags: Tag[]): Promise<void> => {
+    const language = options.languageOf(path);
+    if (!language) return;
+    const source = readFileSync(join(options.root, path), 'utf8');
+    const lines = source.split('\n');
+    const fileMacros = new Set(tags.filter((tag) => tag.kind === 'macro').map((tag) => tag.name));
+    const wanted = tags.filter((tag) => {
+      if (!kinds[tag.kind] || tag.name.startsWith('__anon')) return false;
+      const misread = misreads.find((rule) => rule.matches({ tag, lines, fileMacros }));
+      if (misread) {
+        result.setAside.set(misread.name, (result.setAside.get(misread.name) ?? 0) + 1);
+        options.onSetAside?.(tag, misread.name);
+      }
+      return !misread;
+    });
+    const extractStart = performance.now();
+    const symbols = await extractSymbols(language, source);
+    result.extractMs += performance.now() - extractStart;
+    result.symbols += symbols.length;
+    const byName = new Map<string, ExtractedSymbol[]>();
+    for (const symbol of symbols) {
+      const name = normalize(symbol.name);
+      const list = byName.get(name);
+      if (list) list.push(symbol);
+      else byName.set(name, [symbol]);
+    }
+    const file: FileRecall = { path, expected: wanted.length, found: 0, misses: [] };
+    for (const tag of wanted) {
+      const fits = kinds[tag.kind];
+      const hit = (byName.get(normalize(tag.name)) ?? []).some((symbol) => fits.includes(symbol.kind)
+        && tag.line >= symbol.range.start.line && tag.line <= symbol.selectionRange.start.line);
+      const kind = result.byKind.get(tag.kind)!;
+      kind.expected++;
+      if (hit) {
+        file.found++;
+        kind.found++;
+      } else {
+        file.misses.push(tag);
+      }
+    }
+    result.expected += file.expected;
+    result.found += file.found;
+    result.files.push(file);
+    options.onFile?.(file, result.files.length);
+  };
+
+  let current: string | null = null;
+  let pending: Tag[] = [];
+  const seen = new Set<string>();
+  for await (const line of createInterface({ input: ctags.stdout, crlfDelay: Infinity })) {
+    if (!line.startsWith('{')) continue;
+    const tag = JSON.parse(line) as Tag & { _type: string };
+    if (tag._type !== 'tag') continue;
+    if (tag.path !== current) {
+      if (current !== null) await compareFile(current, pending);
+      current = tag.path;
+      pending = [];
+      seen.add(current);
+    }
+    pending.push({ name: tag.name, path: tag.path, line: tag.line, kind: tag.kind, scope: tag.scope, pattern: tag.pattern });
+  }
+  if (current !== null) await compareFile(current, pending);
+  const status = await exited;
+  if (status !== 0) throw new Error(`ctags failed (${status}): ${stderr}`);
+  result.ctagsMs = performance.now() - started - result.extractMs;
+  // A file ctags found nothing in still counts (with nothing to find).
+  for (const path of options.files) if (!seen.has(path)) result.files.push({ path, expected: 0, found: 0, misses: [] });
+  return result;
+}
+
+const normalize = (name: string): string => name.replace(/\s+/g, '');
+
+const percent = (found: number, expected: number): string => (expected ? ((found / expected) * 100).toFixed(2) : '100.00');
+
+/** One line: overall recall, the tags set aside, the time. */
+export function describeComparison(result: Comparison): string {
+  const aside = [...result.setAside].map(([name, count]) => `${name} ${count}`).join(', ');
+  return `recall ${percent(result.found, result.expected)}% (${result.found}/${result.expected}) over ${result.files.length} files, `
+    + `${result.symbols} symbols extracted in ${(result.extractMs / 1000).toFixed(1)} s; set aside as ctags misreadings: ${aside || 'none'}`;
+}
+
+/** Recall per ctags kind, one line each. */
+export function describeKinds(result: Comparison): string {
+  return [...result.byKind].filter(([, kind]) => kind.expected > 0)
+    .map(([name, kind]) => `${name.padEnd(11)} ${percent(kind.found, kind.expected).padStart(6)}% (${kind.found}/${kind.expected})`).join('\n');
+}
+
+/** Every file below 100%, lowest first, with what it misses (up to `perFile` tags each). */
+export function describeFiles(result: Comparison, perFile = 20): string {
+  return filesBelow(result, 1).map((file) => {
+    const misses = file.misses.slice(0, perFile).map((tag) => `    ${tag.line} ${tag.kind} ${tag.name}${tag.scope ? ` (in ${tag.scope})` : ''}`);
+    const more = file.misses.length > perFile ? [`    ... ${file.misses.length - perFile} more`] : [];
+    return [`  ${file.path}: ${percent(file.found, file.expected)}% (${file.found}/${file.expected})`, ...misses, ...more].join('\n');
+  }).join('\n');
+}
+
+/** The files whose recall is below `threshold` (0..1), lowest first. */
+export function filesBelow(result: Comparison, threshold: number): FileRecall[] {
+  return result.files.filter((file) => file.expected > 0 && file.found / file.expected < threshold)
+    .sort((a, b) => a.found / a.expected - b.found / b.expected || a.path.localeCompare(b.path));
+}
+
+/** Overall recall, 0..1. */
+export function recallOfComparison(result: Comparison): number {
+  return result.expected ? result.found / result.expected : 1;
+}
+
+/** The code of a line: its `//` comment and trailing `/* ... *\/` cut, trimmed. */
+function codeOf(line: string): string {
+  return line.replace(/\/\/.*$/, '').replace(/\/\*.*?\*\//g, '').trim();
+}
+
+/** The line a logical line (backslash continuations joined) starts at, for the line at `index`. */
+function logicalStart(lines: string[], index: number): number {
+  let start = index;
+  while (start > 0 && /\\\s*$/.test(lines[start - 1])) start--;
+  return start;
+}
+
+/**
+ * What ends the code before line `index`: the last character of the nearest line above that holds code
+ * (comments, blank lines and directives skipped), '::' for a qualified name going on, '' at the start of the file.
+ */
+function codeEndAbove(lines: string[], index: number): string {
+  let inComment = false;
+  for (let i = index - 1; i >= 0; i--) {
+    const raw = lines[i].trim();
+    if (inComment) {
+      if (raw.includes('/*')) inComment = false;
+      const before = raw.slice(0, raw.indexOf('/*')).trim();
+      if (!inComment && before) return before[before.length - 1];
+      continue;
+    }
+    if (raw.endsWith('*/') && !raw.includes('/*')) {
+      inComment = true;
+      continue;
+    }
+    const start = logicalStart(lines, i);
+    if (lines[start].trim().startsWith('#')) {
+      i = start;
+      continue;
+    }
+    const code = codeOf(raw);
+    if (!code || code.startsWith('*') || code.startsWith('/*')) continue;
+    // A scope macro alone on its line (`PR_BEGIN_EXTERN_C`, `__BEGIN_DECLS`, `BTF_SET_START(hooks)`) ends what is before it.
+    if (/^_*[A-Z][A-Z0-9]*_[A-Z0-9_]*(\s*\([^()]*\))?$/.test(code)) return ';';
+    return code.endsWith('::') ? '::' : code[code.length - 1];
+  }
+  return '';
+}
+
+/** A constructor, destructor or conversion operator: a member declared without a type. */
+function declaresItself(tag: Tag): boolean {
+  const owner = tag.scope?.split(/::|\./).pop();
+  return owner !== undefined && (tag.name === owner.replace(/<.*$/, '') || tag.name.startsWith('~') || tag.name.startsWith('operator'));
+}
+
+const escape = (name: string): string => name.replace(/[$^*+?.()|[\]{}\\]/g, '\\$&');
+
+/** Where `name` stands as a whole word followed by `(` in the line; -1 when it does not. */
+function nameAt(line: string, name: string): number {
+  return line.search(new RegExp(`(?<![\\w$])${escape(name)}\\s*\\(`));
+}
+
+/**
+ * Tags universal-ctags reads wrongly from C and C++ without a preprocessor. Each is a reading no compiler
+ * makes of the text, so plumb should not find it.
+ */
+export const CTAGS_MISREADS: readonly Misread[] = [
+  {
+    name: 'macro-call-as-function',
+    why: 'A call of a macro of the same file (`DEFINE_MUTEX(x);`, `TEST(A, B) {`) is read as a function or prototype named after the macro.',
+    matches: ({ tag, fileMacros }) => (tag.kind === 'function' || tag.kind === 'prototype') && fileMacros.has(tag.name),
+  },
+  {
+    name: 'untyped-call-as-function',
+    why: 'A statement that starts with the name and has no type before it, storage keywords aside (`EXPORT_SYMBOL(f);`, '
+      + '`SYSCALL_DEFINE3(open, ...) {`, `static DEFINE_MUTEX(lock);`, `MOCK_METHOD1(F, int(int));` in a class) is a macro call: C has '
+      + 'had no implicit int since C99, and in C++ only a constructor, destructor or conversion operator is declared without a type.',
+    matches: ({ tag, lines }) => {
+      if (tag.kind !== 'function' && tag.kind !== 'prototype') return false;
+      if (declaresItself(tag)) return false;
+      const line = lines[tag.line - 1] ?? '';
+      const at = nameAt(line, tag.name);
+      const prefix = at < 0 ? '' : codeOf(line.slice(0, at));
+      if (at < 0 || (prefix && !/^((static|extern|inline|const|volatile|register|__inline|__inline__|thread_local|_Thread_local|__thread)\s+)+$/.test(`${prefix} `))) return false;
+      return [';', '{', '}', ':', ''].includes(codeEndAbove(lines, tag.line - 1));
+    },
+  },
+  {
+    name: 'call-in-expression',
+    why: 'A call inside an expression (`static_assert(ARRAY_SIZE(a) == N);`, `x =\n IS_ENABLED(CONFIG_Y);`, `MODULE_ALIAS("x" __stringify(Y));`) '
+      + 'is read as a prototype: what stands before the name is an operator, an open parenthesis, a comma or a string, never a type.',
+    matches: ({ tag, lines }) => {
+      if (tag.kind !== 'function' && tag.kind !== 'prototype') return false;
+      const line = lines[tag.line - 1] ?? '';
+      const at = nameAt(line, tag.name);
+      if (at < 0) return false;
+      const before = codeOf(line.slice(0, at));
+      const end = before ? before[before.length - 1] : codeEndAbove(lines, tag.line - 1);
+      return '(=,!|?+-"%^'.includes(end) && end !== '';
+    },
+  },
+  {
+    name: 'macro-built-name',
+    why: 'A function whose name a macro builds (`static int IPSET_TOKEN(MTYPE, _kadt)(struct ip_set *set, ...)`) has no name in the text; '
+      + 'ctags names it after the macro.',
+    matches: ({ tag, lines }) => (tag.kind === 'function' || tag.kind === 'prototype')
+      && new RegExp(`(?<![\\w$])${escape(tag.name)}\\s*\\([^()]*\\)\\s*\\(`).test(lines[tag.line - 1] ?? ''),
+  },
+  {
+    name: 'attribute-call-as-prototype',
+    why: 'An attribute macro after a declarator (`unsigned long consumer_pos __aligned(PAGE_SIZE);`, `char page[N] __aligned(N);`) '
+      + 'is read as a prototype named after the attribute: a declarator (a name or `]`) stands right before it, after a type.',
+    matches: ({ tag, lines }) => {
+      if (tag.kind !== 'function' && tag.kind !== 'prototype') return false;
+      const line = lines[tag.line - 1] ?? '';
+      const at = nameAt(line, tag.name);
+      if (at < 0 || !/^(__\w*|_*[A-Z][A-Z0-9_]*)$/.test(tag.name)) return false;
+      const before = codeOf(line.slice(0, at));
+      const open = line.indexOf('(', at);
+      let close = open;
+      for (let depth = 0; close < line.length; close++) {
+        if (line[close] === '(') depth++;
+        else if (line[close] === ')' && --depth === 0) break;
+      }
+      const args = line.slice(open + 1, close);
+      // A parameter list is empty, `void`, or holds a pointer or two words in a row; an attribute's arguments do not.
+      const parameters = !args.trim() || /\.\.\.|\*|\b\w+\s+\w+\b|\b(void|int|char|short|long|unsigned|signed|float|double|bool|_Bool|struct|union|enum|const)\b/
+        .test(args.replace(/sizeof\s*\([^)]*\)/g, 'x'));
+      return !parameters && (/\]$/.test(before) || /\w\s*[*\s]\s*\w+$/.test(before));
+    },
+  },
+  {
+    name: 'macro-call-as-enumerator',
+    why: 'An enumerator a macro makes (`V4L2_MBUS_FROM_MEDIA_BUS_FMT(FIXED),`) is read as an enumerator named after the macro.',
+    matches: ({ tag, lines }) => tag.kind === 'enumerator' && nameAt(lines[tag.line - 1] ?? '', tag.name) >= 0,
+  },
+  {
+    name: 'type-macro-as-name',
+    why: 'A macro standing for the return type on a line of its own (`PR_EXTERN(PRUint32)` above `PL_strlen(const char *str);`) '
+      + 'is read as the function: the name is on the next line.',
+    matches: ({ tag, lines }) => {
+      if ((tag.kind !== 'function' && tag.kind !== 'prototype') || declaresItself(tag)) return false;
+      const line = codeOf(lines[tag.line - 1] ?? '');
+      const match = new RegExp(`^((?:static|extern|inline|const)\\s+)*${escape(tag.name)}\\s*\\([^()]*\\)$`).exec(line);
+      return !!match && /^\s*[A-Za-z_]\w*\s*\(/.test(lines[tag.line] ?? '') && [';', '{', '}', ''].includes(codeEndAbove(lines, tag.line - 1));
+    },
+  },
+  {
+    name: 'attribute-as-typedef',
+    why: 'A typedef with an attribute macro call before its type (`typedef __printf(2, 3) void (*print_t)(...)`) is read as a typedef named after the macro.',
+    matches: ({ tag, lines }) => tag.kind === 'typedef'
+      && new RegExp(`\\btypedef\\s+${escape(tag.name)}\\s*\\([^()]*\\)\\s*\\w`).test(lines[tag.line - 1] ?? ''),
+  },
+  {
+    name: 'attribute-as-member',
+    why: 'A field with an attribute macro after its name (`struct atm_trafprm rxtp __ATM_API_ALIGN;`, `char name __flexarr;`) is read '
+      + 'as a member named after the macro: the last word before the `;`, spelled as a macro, after a word that is no type keyword.',
+    matches: ({ tag, lines }) => {
+      if (tag.kind !== 'member' || !/^(__|_[A-Z]|[A-Z][A-Z0-9]*_)/.test(tag.name)) return false;
+      const line = codeOf(lines[tag.line - 1] ?? '');
+      const match = new RegExp(`\\b(\\w+)\\s+${tag.name}\\s*[;,]`).exec(line);
+      return !!match && !TYPE_KEYWORDS.has(match[1]) && !/^(struct|union|enum|class)\b/.test(line.slice(0, match.index).trim().split(/\s+/).slice(-1)[0] ?? '');
+    },
+  },
+  {
+    name: 'visibility-macro-as-type',
+    why: 'A nested type declared with a visibility macro (`struct U_HIDDEN Sink;`) is read as a member `Sink` of type `struct U_HIDDEN`.',
+    matches: ({ tag, lines }) => tag.kind === 'member'
+      && new RegExp(`^\\s*(struct|class|union)\\s+[A-Z][A-Z0-9]*_[A-Z0-9_]*\\s+${tag.name}\\s*;`).test(lines[tag.line - 1] ?? ''),
+  },
+];
+
+const TYPE_KEYWORDS = new Set(['int', 'char', 'short', 'long', 'unsigned', 'signed', 'float', 'double', 'void', 'bool', '_Bool', 'const', 'volatile', 'struct', 'union', 'enum', 'class']);
+
+/** What a recall test asserts: overall recall and every file's, both against ctags. */
+export interface RecallBar {
+  /** Overall, 0..1 (0.99). */
+  overall: number;
+  /** Every file with something to find, 0..1 (0.95). */
+  perFile: number;
+}
+
+export const RECALL_BAR: RecallBar = { overall: 0.99, perFile: 0.95 };
+
+interface Asserts {
+  comment(...message: unknown[]): unknown;
+  ok(value: unknown, message: string): unknown;
+  same(found: unknown, wanted: unknown, message: string): unknown;
+}
+
+/** Comments the result (overall, by kind, every file below 100% with its misses) and asserts the bar. */
+export function assertRecall(t: Asserts, result: Comparison, bar: RecallBar = RECALL_BAR): void {
+  t.comment(describeComparison(result));
+  t.comment(`by kind:\n${describeKinds(result)}`);
+  const below = filesBelow(result, 1);
+  if (below.length) t.comment(`${below.length} files below 100%:\n${describeFiles(result)}`);
+  t.ok(recallOfComparison(result) >= bar.overall, `overall recall ${(recallOfComparison(result) * 100).toFixed(2)}% >= ${bar.overall * 100}%`);
+  const failing = filesBelow(result, bar.perFile).map((file) => `${file.path} ${((file.found / file.expected) * 100).toFixed(1)}% (${file.found}/${file.expected})`);
+  t.same(failing, [], `no file below ${bar.perFile * 100}%`);
+}
