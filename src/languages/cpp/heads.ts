@@ -728,7 +728,7 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
     cuts.push([unit.start, unit.end]);
   };
   // 1. A call before a whole declaration: two or more type or name words follow it.
-  let kept: Unit[] = [];
+  const kept: Unit[] = [];
   for (let i = 0; i < units.length; i++) {
     const unit = units[i];
     // Only before the type: specifiers, attributes or other such calls stand before it.

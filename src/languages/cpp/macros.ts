@@ -166,7 +166,7 @@ export const RULES: readonly MacroRule[] = [
   },
   {
     name: 'named-variadic-parameter',
-    why: "A GNU named variadic macro parameter (`#define struct_group(NAME, MEMBERS...)`) is no parameter list to the grammar, which then names the macro wrongly: the `...` goes, the parameter stays.",
+    why: 'A GNU named variadic macro parameter (`#define struct_group(NAME, MEMBERS...)`) is no parameter list to the grammar, which then names the macro wrongly: the `...` goes, the parameter stays.',
     pattern: /^[ \t]*#[ \t]*define[ \t]+[A-Za-z_$][\w$]*\([^()\n]*?[A-Za-z_$][\w$]*[ \t]*(\.\.\.)[ \t]*\)/gm,
     needs: ['...'],
     blank(match) {
