@@ -4,14 +4,17 @@
  * while the parser holds one piece's tree at a time instead of the whole file's (tree-sitter's memory never
  * shrinks back: a 71 MB header left a parser thread 230 MB larger for good).
  *
- * A file is cut only where that cannot change what is read: after a complete directive (no `\` continuation),
- * outside comments, and never between a comment and the directive it documents. Conditionals open at a cut are
+ * A file is cut only where that cannot change what is read: after a complete directive other than a conditional
+ * (no `\` continuation), outside comments, and so never between a comment and the directive it documents, also
+ * through conditional lines between them. Conditionals open at a cut are
  * closed at the end of the piece and opened again (`#if 1`) at the start of the next, so every piece is whole.
  */
 import type { SourcePiece } from '../types.js';
 
 const CONDITIONAL_OPEN = /^\s*#\s*if(n?def)?\b/;
 const CONDITIONAL_CLOSE = /^\s*#\s*endif\b/;
+/** Conditional lines: a doc comment may stand above them (a comment above `#ifndef GUARD` documents `#define GUARD`). */
+const CONDITIONAL = /^\s*#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b/;
 
 /**
  * The pieces of `source`, each about `pieceBytes` long (UTF-16 units), when it holds only preprocessor lines,
@@ -22,8 +25,10 @@ export function preprocessorPieces(source: string, pieceBytes: number): SourcePi
   let inComment = false;
   /** The line before continues onto this one (`\` at its end). */
   let continued = false;
-  /** The last line ended a directive: a cut may come before this line. */
+  /** The last line ended a directive other than a conditional: a cut may come before this line. */
   let afterDirective = false;
+  /** The directive being read is a conditional (`#if`, `#endif`...). */
+  let conditional = false;
   let depth = 0;
   let pieceStart = 0;
   let pieceLine = 0;
@@ -50,11 +55,12 @@ export function preprocessorPieces(source: string, pieceBytes: number): SourcePi
     if (scanned === undefined) return undefined;
     inComment = scanned.inComment;
     if (directive && !continued) {
+      conditional = CONDITIONAL.test(text);
       if (CONDITIONAL_OPEN.test(text)) depth++;
       else if (CONDITIONAL_CLOSE.test(text)) depth = Math.max(0, depth - 1);
     }
     continued = directive && !inComment && /\\\s*$/.test(text);
-    afterDirective = directive && !continued && !inComment;
+    afterDirective = directive && !continued && !inComment && !conditional;
     at = next;
   }
   if (inComment) return undefined;
