@@ -348,6 +348,32 @@ export const CTAGS_MISREADS: readonly Misread[] = [
     },
   },
   {
+    name: 'wrapper-as-function',
+    why: "A macro around the declarator (glibc's `ssize_t __NTH (readlink (const char *path, ...))`) is read as the function: the name is inside it.",
+    matches: ({ tag, lines }) => {
+      if ((tag.kind !== 'function' && tag.kind !== 'prototype') || !/^_*[A-Z][A-Z0-9_]*$/.test(tag.name)) return false;
+      const inner = new RegExp(`(?<![\\w$])${escape(tag.name)}\\s*\\(\\s*([A-Za-z_]\\w*)\\s*\\(`).exec(lines[tag.line - 1] ?? '');
+      return !!inner && !TYPE_KEYWORDS.has(inner[1]);
+    },
+  },
+  {
+    name: 'type-macro-as-function',
+    why: 'A macro standing for the return type (`PyAPI_FUNC(int) PySys_SetObject(const char *, PyObject *);`) is read as the function: '
+      + 'the name follows it on its line.',
+    matches: ({ tag, lines }) => {
+      if (tag.kind !== 'function' && tag.kind !== 'prototype') return false;
+      // The macro's argument is one type (`int`, `PyObject *`, `const char *`), not a parameter list.
+      const next = new RegExp(`(?<![\\w$])${escape(tag.name)}\\s*\\(\\s*((?:const\\s+|struct\\s+|unsigned\\s+|signed\\s+)*\\w+(?:\\s*\\*)*)\\s*\\)\\s*[*&]*\\s*([A-Za-z_]\\w*)\\s*\\(`)
+        .exec(lines[tag.line - 1] ?? '');
+      return !!next && !AFTER_PARAMETERS.has(next[2]);
+    },
+  },
+  {
+    name: 'calling-convention-as-member',
+    why: 'A calling-convention macro in a function-pointer member (`CK_RV (PR_CALLBACK *Initialize)(...)`) is read as the member.',
+    matches: ({ tag, lines }) => tag.kind === 'member' && new RegExp(`\\(\\s*${escape(tag.name)}\\s*\\*`).test(lines[tag.line - 1] ?? ''),
+  },
+  {
     name: 'macro-call-as-enumerator',
     why: 'An enumerator a macro makes (`V4L2_MBUS_FROM_MEDIA_BUS_FMT(FIXED),`) is read as an enumerator named after the macro.',
     matches: ({ tag, lines }) => tag.kind === 'enumerator' && nameAt(lines[tag.line - 1] ?? '', tag.name) >= 0,
@@ -371,13 +397,15 @@ export const CTAGS_MISREADS: readonly Misread[] = [
   },
   {
     name: 'attribute-as-member',
-    why: 'A field with an attribute macro after its name (`struct atm_trafprm rxtp __ATM_API_ALIGN;`, `char name __flexarr;`) is read '
-      + 'as a member named after the macro: the last word before the `;`, spelled as a macro, after a word that is no type keyword.',
+    why: 'A field or typedef with an attribute macro after its name (`struct atm_trafprm rxtp __ATM_API_ALIGN;`, `char name __flexarr;`, '
+      + '`typedef unsigned int t _GNUTLS_GCC_ATTR_DEPRECATED;`) is read as named after the macro: the last word before the `;`, spelled as a '
+      + 'macro, after a word that is no type keyword.',
     matches: ({ tag, lines }) => {
-      if (tag.kind !== 'member' || !/^(__|_[A-Z]|[A-Z][A-Z0-9]*_)/.test(tag.name)) return false;
+      if ((tag.kind !== 'member' && tag.kind !== 'typedef') || !ATTRIBUTE_NAME.test(tag.name)) return false;
       const line = codeOf(lines[tag.line - 1] ?? '');
-      const match = new RegExp(`\\b(\\w+)\\s+${tag.name}\\s*[;,]`).exec(line);
-      return !!match && !TYPE_KEYWORDS.has(match[1]) && !/^(struct|union|enum|class)\b/.test(line.slice(0, match.index).trim().split(/\s+/).slice(-1)[0] ?? '');
+      // A type, then the member's name, then the macro: two words before it, the type not a keyword's tag.
+      const match = new RegExp(`\\b(\\w+)\\s+(\\w+)\\s+${escape(tag.name)}\\s*[;,]`).exec(line);
+      return !!match && !TYPE_KEYWORDS.has(match[2]) && !['struct', 'union', 'enum', 'class', 'typedef', 'const', 'volatile'].includes(match[1]);
     },
   },
   {
@@ -387,6 +415,12 @@ export const CTAGS_MISREADS: readonly Misread[] = [
       && new RegExp(`^\\s*(struct|class|union)\\s+[A-Z][A-Z0-9]*_[A-Z0-9_]*\\s+${tag.name}\\s*;`).test(lines[tag.line - 1] ?? ''),
   },
 ];
+
+/** An attribute macro's name, as attribute macros are named (`__ATM_API_ALIGN`, `__flexarr`, `_GNUTLS_GCC_ATTR_DEPRECATED`, `____cacheline_aligned`). */
+const ATTRIBUTE_NAME = /^____|ATTR|DEPRECATED|ALIGN|PACKED|UNUSED|_API_|flexarr|aligned|packed|deprecated|cacheline|unused/;
+
+/** Words that may follow a parameter list: no function name. */
+const AFTER_PARAMETERS = new Set(['noexcept', 'throw', 'const', 'volatile', 'override', 'final', 'requires', 'try', 'mutable', '__attribute__', '__attribute', 'asm', '__asm__', '__asm']);
 
 const TYPE_KEYWORDS = new Set(['int', 'char', 'short', 'long', 'unsigned', 'signed', 'float', 'double', 'void', 'bool', '_Bool', 'const', 'volatile', 'struct', 'union', 'enum', 'class']);
 

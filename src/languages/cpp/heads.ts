@@ -453,6 +453,12 @@ function readUnits(items: Item[], from: number, cuts: Range[], record: { end: nu
         continue;
       }
       if (item.open === '{') break;
+      // `(PR_CALLBACK *Initialize)`, `(XMLCALL *handler)`: a calling-convention macro before the pointer.
+      const [first] = item.items;
+      if (pointerDeclarator(item, items[i + 1]) && isWord(first)) {
+        cuts.push([first.start, first.end]);
+        item.items = item.items.slice(1);
+      }
       units.push({ kind: 'declarator-group', start: item.start, end: item.end, text: '', call: item });
       continue;
     }
@@ -540,7 +546,9 @@ function readName(items: Item[], from: number): { unit: Unit; next: number } | n
     if (isPunct(items[i], '::')) continue;
     break;
   }
-  const call = isGroup(items[i]) && (items[i] as Group).open === '(' ? (items[i] as Group) : null;
+  const group = isGroup(items[i]) && (items[i] as Group).open === '(' ? (items[i] as Group) : null;
+  // `CK_RV (*fn)(int)`, `void (XMLCALL *handler)(...)`: a type, then a parenthesized declarator, not a call.
+  const call = group && !pointerDeclarator(group, items[i + 1]) ? group : null;
   const end = call ? call.end : (items[i - 1] as Item).end;
   if (call) i++;
   return { unit: { kind: 'word', start, end, text: last.text, call }, next: i };
@@ -606,6 +614,15 @@ function readTag(items: Item[], from: number, cuts: Range[], terminator: string)
   }
   units.push(typeUnit(names[0].unit.end));
   return { units, next: names[0].next };
+}
+
+/** `(*name)`, `(^name)`, `(&name)`, or with a calling-convention macro first (`(XMLCALL *name)`): a parenthesized declarator. */
+function pointerDeclarator(group: Group, next: Item | undefined): boolean {
+  const [first, second] = group.items;
+  // Followed by its parameter list or its array bounds (`fclose (FILE *f);` is a parameter list, not a declarator).
+  if (!isGroup(next) || next.open === '{') return false;
+  if (isPunct(first) && (first.text === '*' || first.text === '^' || first.text === '&')) return true;
+  return next.open === '(' && isWord(first) && isPunct(second, '*') && /^_*[A-Z][A-Z0-9_]*$/.test(first.text) && first.text.length > 1;
 }
 
 /** A parameter list rather than a macro's arguments: empty, `void`, or holding a type word, a tag, a pointer or two words in a row. */
@@ -805,6 +822,11 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
     return;
   }
   if (terminator === '{' && !typeGiven && !units.some((unit) => unit.kind === 'tag')) return;
+  // `__BEGIN_DECLS struct ifaddrs {`: before a type's body there is no declarator, so a word is a macro.
+  if (terminator === '{' && !typeGiven && units[units.length - 1].kind === 'tag') {
+    for (const unit of units) if (unit.kind === 'word') cut(unit);
+    return;
+  }
   // `} __packed;`, `} ____cacheline_aligned;`: after a type's body (not a typedef's), attribute words declare nothing.
   if (afterBody && units.every((unit) => unit.kind !== 'word' || attributeWord(unit.text))) {
     for (const unit of units) if (unit.kind === 'word') cut(unit);
@@ -826,6 +848,11 @@ function cutLoneWords(units: Unit[], hasType: boolean, needsName: boolean, cut: 
   const words = units.filter((unit, index) => {
     if (unit.kind !== 'word') return false;
     if (unit.call) {
+      // A string among its arguments (`V8_DEPRECATE_SOON("use X")`): an annotation, never a type.
+      if (unit.call.items.some((item) => !isGroup(item) && item.type === 'literal')) {
+        cut(unit);
+        return false;
+      }
       if (!typeTaken && index < (firstPointer < 0 ? Infinity : firstPointer) && !units.slice(0, index).some((u) => u.kind === 'word')) {
         typeTaken = true;
         // A macro around one type (`PyAPI_FUNC(PyObject *) f(void)`) gives way to it: C++ has no macro type specifier.

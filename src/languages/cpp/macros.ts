@@ -63,8 +63,12 @@ export const RULES: readonly MacroRule[] = [
       const open = match.index + match[0].length - 1;
       const close = matchingParen(source, open);
       if (close < 0 || continuesMacro(source, match.index)) return [];
-      const after = restOfLine(source, close + 1).trim().replace(/^;/, '').trim();
+      const rest = restOfLine(source, close + 1).trim();
+      const after = rest.replace(/^;/, '').trim();
       if (after && !after.startsWith('//')) return [];
+      // `PR_EXTERN(PRUint32)` above `PL_strlen(const char *s);`: the macro stands for the return type of the
+      // declarator on the next line (heads.ts reads it so); blanked, the function would have no type.
+      if (!rest.startsWith(';') && /\S/.test(source.slice(open + 1, close)) && /^[ \t]*[A-Za-z_]\w*[ \t]*\(.*(\)[ \t]*[;{]|,)[ \t]*(\/[/*].*)?\r?$/.test(nextLine(source, close))) return [];
       // `TEST(A, B) {` is a function-like macro with a body: keep it, unless it follows a declarator
       // (`X()` then `_GLIBCXX_NOEXCEPT_IF(...)` then `{`).
       if (nextCodeChar(source, close + 1) === '{' && !afterDeclarator(source, match.index)) return [];
@@ -93,12 +97,14 @@ export const RULES: readonly MacroRule[] = [
   {
     name: 'lone-word',
     why: 'A lone upper-case macro word with an underscore (as macros have and type names rarely do) on its own line (QT_BEGIN_NAMESPACE, _GLIBCXX20_CONSTEXPR) annotates what follows; read as a type it eats the next declaration.',
-    pattern: /^[ \t]*(_?[A-Z][A-Z0-9_]*)[ \t]*(?:\/\/.*)?\r?$/gm,
+    pattern: /^[ \t]*(_*[A-Z][A-Z0-9_]*)[ \t]*(?:\/\/.*)?\r?$/gm,
     blank(match, source) {
-      if (!match[1].includes('_', 1)) return [];
+      if (!match[1].replace(/^_+/, '').includes('_', 1)) return [];
       // After `;`, `{`, `}`, a template head or a directive it annotates what follows; after `,` it is the last enumerator.
       if (continuesMacro(source, match.index) || !(endsStatement(source, match.index) || afterDeclarator(source, match.index))) return [];
       const start = match.index + match[0].indexOf(match[1]);
+      // Before a pointer declarator (`ASN1_UTF8STRING` above `*f(const X *x);`) it is the type.
+      if ('*&'.includes(nextCodeChar(source, start + match[1].length) || 'x')) return [];
       return [[start, start + match[1].length]];
     },
   },
@@ -107,7 +113,9 @@ export const RULES: readonly MacroRule[] = [
     why: 'An upper-case macro word after a parameter list (`) const _GLIBCXX_NOEXCEPT;`) stands where only a specifier may.',
     pattern: /\)[ \t]*(?:const[ \t]*)?(?:&&?[ \t]*)?(_?[A-Z][A-Z0-9]*_[A-Z0-9_]*)(?=[ \t]*(?:[;{:=]|override\b|final\b|\r?$))/gm,
     blank(match, source) {
-      return isDirectiveLine(source, match.index) ? [] : [trailingGroup(match)];
+      // In a typedef the word after a macro type is the name (`typedef STACK_OF(X) XS;`).
+      const lineStart = source.lastIndexOf('\n', match.index) + 1;
+      return isDirectiveLine(source, match.index) || /^\s*typedef\b/.test(source.slice(lineStart, match.index)) ? [] : [trailingGroup(match)];
     },
   },
   {
@@ -178,8 +186,10 @@ export const RULES: readonly MacroRule[] = [
     why: 'Export/visibility macros written before a return type or class name (`GTEST_API_ int f();`, `FOO_EXPORT`, `BAR_DLL`) read as a type.',
     pattern: /\b[A-Z][A-Z0-9_]*_(?:API|EXPORT|EXPORTS|DLL|DLLEXPORT)_?\b/g,
     blank(match, source) {
-      // On a preprocessor line the word is the macro being defined or tested: keep it.
-      return isDirectiveLine(source, match.index) ? [] : [[match.index, match.index + match[0].length]];
+      // On a preprocessor line the word is the macro being defined or tested: keep it. Called (`FT_EXPORT( FT_Error )`),
+      // it stands for a type, which heads.ts reads out of it.
+      if (isDirectiveLine(source, match.index) || nextCodeChar(source, match.index + match[0].length) === '(') return [];
+      return [[match.index, match.index + match[0].length]];
     },
   },
 ];
@@ -272,6 +282,12 @@ function isDirectiveLine(source: string, index: number): boolean {
 function restOfLine(source: string, from: number): string {
   const end = source.indexOf('\n', from);
   return source.slice(from, end < 0 ? source.length : end);
+}
+
+/** The line after the one holding `index`. */
+function nextLine(source: string, index: number): string {
+  const start = source.indexOf('\n', index);
+  return start < 0 ? '' : restOfLine(source, start + 1);
 }
 
 function nextCodeChar(source: string, from: number): string {
