@@ -71,6 +71,11 @@ t.test("C: after a type's closing brace, in parameters, around a declarator or a
   t.match(one(symbols, 'wrapped_parameters'), { kind: 'function' }, "zlib's f OF((void))");
   t.match(one(symbols, 'local_aligned::local_name::a'), { kind: 'field' }, 'a local struct with } __aligned(8) name; keeps its field');
   t.match(one(symbols, 'after_local_aligned'), { kind: 'function', definition: true }, 'and costs nothing after it');
+  t.match(one(symbols, 'PL_strlen'), { kind: 'function', returnType: 'PRUint32' }, 'PR_EXTERN(PRUint32) on the line above gives the type');
+  t.match(one(symbols, 'ifaddrs', 'struct'), { definition: true }, '__BEGIN_DECLS before a struct');
+  t.match(one(symbols, 'ifaddrs::ifa_next'), { kind: 'field' });
+  t.match(one(symbols, 'OSSL_CRMF_MSGS'), { kind: 'type_alias' }, 'typedef STACK_OF(X) XS;');
+  t.match(one(symbols, 'get0_regToken'), { kind: 'function', returnType: 'ASN1_UTF8STRING*' }, 'a type alone on the line above *f(...)');
 });
 
 t.test('C++: export macros, annotations alone or before a declaration, thread-safety annotations', async (t) => {
@@ -91,7 +96,13 @@ t.test('C++: export macros, annotations alone or before a declaration, thread-sa
   t.match(one(symbols, 'leveldb::inlined_fn'), { kind: 'function', returnType: 'int32' }, 'static FORCEINLINE int32 f()');
   t.match(one(symbols, 'leveldb::win_api_fn'), { kind: 'function', returnType: 'HRESULT' }, 'HRESULT WINAPI f(int)');
   t.match(one(symbols, 'leveldb::DBImpl::counter_', 'field'), { containingType: 'DBImpl' }, 'int DBImpl::counter_ = 0; is a field of DBImpl');
-  t.notOk(symbols.some((s) => /^(LEVELDB_EXPORT|MYGAME_API|GENERATED_BODY|UE_DEPRECATED|UFUNCTION|UPROPERTY|GUARDED_BY|EXCLUSIVE_LOCKS_REQUIRED|Q_INVOKABLE|FORCEINLINE|WINAPI)$/.test(s.name)), 'no macro is a symbol');
+  t.match(one(symbols, 'leveldb::Eternal', 'class'), { bases: ['Base'] }, 'two export macros, and a base behind a macro');
+  t.same(symbols.filter((s) => s.qualifiedName === 'leveldb::Eternal::Eternal').map((s) => s.kind), ['constructor', 'constructor'], 'V8_INLINE Eternal() and V8_DEPRECATE_SOON("...") Eternal(int)');
+  t.match(one(symbols, 'leveldb::Eternal::Initialize'), { kind: 'field' }, 'CK_RV (PR_CALLBACK *Initialize)(int)');
+  t.match(one(symbols, 'leveldb::operator<='), { kind: 'function', definition: false }, 'bool operator<=(...) = delete;');
+  t.match(one(symbols, 'leveldb::use_facet'), { kind: 'function', definition: false }, 'extern template ... use_facet<Facet>(...);');
+  t.match(one(symbols, 'leveldb::SetInterruptFunction'), { kind: 'function' }, 'void f(void (*handler)()) is no void variable');
+  t.notOk(symbols.some((s) => /^(LEVELDB_EXPORT|MYGAME_API|GENERATED_BODY|UE_DEPRECATED|UFUNCTION|UPROPERTY|GUARDED_BY|EXCLUSIVE_LOCKS_REQUIRED|Q_INVOKABLE|FORCEINLINE|WINAPI|V8_\w+|PR_CALLBACK)$/.test(s.name)), 'no macro is a symbol');
 });
 
 t.test('C: a directive where the grammar takes none costs nothing after it, and its macro is one', async (t) => {

@@ -398,11 +398,12 @@ export const CTAGS_MISREADS: readonly Misread[] = [
   {
     name: 'attribute-as-member',
     why: 'A field or typedef with an attribute macro after its name (`struct atm_trafprm rxtp __ATM_API_ALIGN;`, `char name __flexarr;`, '
-      + '`typedef unsigned int t _GNUTLS_GCC_ATTR_DEPRECATED;`) is read as named after the macro: the last word before the `;`, spelled as a '
-      + 'macro, after a word that is no type keyword.',
+      + '`typedef unsigned int t _GNUTLS_GCC_ATTR_DEPRECATED;`, X11\'s bit-field macro in `CARD32 length B32;`) is read as named after the '
+      + 'macro: the last word before the `;`, named as attribute macros are, after a word that is no type keyword.',
     matches: ({ tag, lines }) => {
       if ((tag.kind !== 'member' && tag.kind !== 'typedef') || !ATTRIBUTE_NAME.test(tag.name)) return false;
-      const line = codeOf(lines[tag.line - 1] ?? '');
+      // The line and the one above (a declaration over two lines).
+      const line = `${codeOf(lines[tag.line - 2] ?? '')} ${codeOf(lines[tag.line - 1] ?? '')}`;
       // A type, then the member's name, then the macro: two words before it, the type not a keyword's tag.
       const match = new RegExp(`\\b(\\w+)\\s+(\\w+)\\s+${escape(tag.name)}\\s*[;,]`).exec(line);
       return !!match && !TYPE_KEYWORDS.has(match[2]) && !['struct', 'union', 'enum', 'class', 'typedef', 'const', 'volatile'].includes(match[1]);
@@ -417,7 +418,7 @@ export const CTAGS_MISREADS: readonly Misread[] = [
 ];
 
 /** An attribute macro's name, as attribute macros are named (`__ATM_API_ALIGN`, `__flexarr`, `_GNUTLS_GCC_ATTR_DEPRECATED`, `____cacheline_aligned`). */
-const ATTRIBUTE_NAME = /^____|ATTR|DEPRECATED|ALIGN|PACKED|UNUSED|_API_|flexarr|aligned|packed|deprecated|cacheline|unused/;
+const ATTRIBUTE_NAME = /^____|ATTR|DEPRECATED|ALIGN|PACKED|UNUSED|_API_|flexarr|aligned|packed|deprecated|cacheline|unused|^B(8|16|32|64)$/;
 
 /** Words that may follow a parameter list: no function name. */
 const AFTER_PARAMETERS = new Set(['noexcept', 'throw', 'const', 'volatile', 'override', 'final', 'requires', 'try', 'mutable', '__attribute__', '__attribute', 'asm', '__asm__', '__asm']);

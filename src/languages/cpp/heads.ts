@@ -116,7 +116,9 @@ const bare = (word: string): string => word.replace(/^_+|_+$/g, '');
 function macroGrade(word: string): number {
   if (PLAIN_ATTRIBUTES.has(word) || word.startsWith('____') || (word.startsWith('__') && ATTRIBUTE_STEMS.has(bare(word)))) return 2;
   if (/^_*[A-Z][A-Z0-9]*_[A-Z0-9_]*$/.test(word) && !/_t$/.test(word)) return 2;
-  return /^__|^_[A-Z]/.test(word) ? 1 : 0;
+  if (/^__|^_[A-Z]/.test(word)) return 1;
+  // All capitals (`ZEXTERN`, `WINAPI`): a macro more often than a type, which a tie then tells.
+  return /^[A-Z][A-Z0-9]+$/.test(word) ? 0.5 : 0;
 }
 
 /** A word spelled as macros are and types rarely are (`__init`, `GUARDED_BY`, `_X`). */
@@ -150,13 +152,15 @@ interface Frame {
   typeBody: Continuation;
   /** An enum body: its items are enumerators, not heads. */
   enumBody: boolean;
+  /** A class body: the class's name (its constructors are declared without a type). */
+  className: string | null;
   /** A group frame: the group it fills, and how many levels of groups inside it still record their items (0: none). */
   group: Group | null;
   record: number;
 }
 
 function frame(statements: boolean, group: Group | null = null, record = 0): Frame {
-  return { statements, head: [], conditional: false, continuation: 'none', typeBody: 'none', enumBody: false, group, record };
+  return { statements, head: [], conditional: false, continuation: 'none', typeBody: 'none', enumBody: false, className: null, group, record };
 }
 
 /** The ranges to blank in `source`: macro words and calls in declaration heads. */
@@ -190,7 +194,7 @@ export function declarationHeadCuts(source: string): Range[] {
   };
 
   const endHead = (current: Frame, terminator: string): void => {
-    if (!current.conditional && !current.enumBody && current.head.length) analyzeHead(current.head, terminator, current.continuation, cuts);
+    if (!current.conditional && !current.enumBody && current.head.length) analyzeHead(current.head, terminator, current.continuation, cuts, current.className);
     current.head = [];
     current.conditional = false;
     current.continuation = 'none';
@@ -274,9 +278,11 @@ export function declarationHeadCuts(source: string): Range[] {
         }
         const kind = headKind(current.head);
         const typedef = current.head.some((item) => isWord(item, 'typedef'));
+        const className = kind === 'type' ? typeName(current.head) : null;
         endHead(current, '{');
         const body = frame(true);
         body.typeBody = kind === 'other' ? 'none' : typedef ? 'typedef' : 'declarators';
+        body.className = className;
         body.enumBody = kind === 'enum';
         stack.push(body);
         continue;
@@ -424,6 +430,18 @@ function headKind(head: Item[]): 'type' | 'enum' | 'other' {
   return kind;
 }
 
+/** The name of the class a head before `{` defines: the last word after `class`/`struct`/`union`, before a base list or template arguments. */
+function typeName(head: Item[]): string | null {
+  const at = head.findIndex((item) => isWord(item) && (item.text === 'class' || item.text === 'struct' || item.text === 'union'));
+  let name: string | null = null;
+  for (let k = at + 1; at >= 0 && k < head.length; k++) {
+    const item = head[k];
+    if (isPunct(item, ':') || isPunct(item, '<') || isWord(item, 'final')) break;
+    if (isWord(item)) name = item.text;
+  }
+  return name;
+}
+
 /** One element of a declaration head. */
 interface Unit {
   kind: 'specifier' | 'type' | 'tag' | 'attribute' | 'word' | 'pointer' | 'declarator-group' | 'array';
@@ -431,6 +449,8 @@ interface Unit {
   end: number;
   /** A word's text (the last part of a qualified name). */
   text: string;
+  /** A name's parts as written, template arguments left out (`Foo::~Foo`). */
+  qualified?: string;
   /** A word followed by a parenthesized group: a function declarator, a macro call or the macro's type. */
   call: Group | null;
   /** For a tag: the tag's own words were taken apart (class-head macros cut). */
@@ -503,6 +523,11 @@ function readUnits(items: Item[], from: number, cuts: Range[], record: { end: nu
       continue;
     }
     if (PRIMITIVES.has(word)) {
+      // GCC's `__signed__ char`: a spelling of `signed` the grammar does not know; the type word after it stays.
+      if ((word === '__signed__' || word === '__signed') && isWord(next) && PRIMITIVES.has(next.text)) {
+        cuts.push([item.start, item.end]);
+        continue;
+      }
       units.push({ kind: 'type', start: item.start, end: item.end, text: word, call: null });
       continue;
     }
@@ -527,15 +552,18 @@ function readUnits(items: Item[], from: number, cuts: Range[], record: { end: nu
 function readName(items: Item[], from: number): { unit: Unit; next: number } | null {
   let i = from;
   let last: Token | null = null;
+  let qualified = '';
   const start = items[from].start;
   for (;;) {
     const item = items[i];
     if (isPunct(item, '::') || isPunct(item, '~') || (isWord(item, 'template') && isPunct(items[i - 1], '::'))) {
+      if (isPunct(item)) qualified += item.text;
       i++;
       continue;
     }
     if (!isWord(item)) return null;
     last = item;
+    qualified += item.text;
     i++;
     // Template arguments: `<` ... the matching `>` among the head's items.
     if (isPunct(items[i], '<')) {
@@ -551,7 +579,7 @@ function readName(items: Item[], from: number): { unit: Unit; next: number } | n
   const call = group && !pointerDeclarator(group, items[i + 1]) ? group : null;
   const end = call ? call.end : (items[i - 1] as Item).end;
   if (call) i++;
-  return { unit: { kind: 'word', start, end, text: last.text, call }, next: i };
+  return { unit: { kind: 'word', start, end, text: last.text, qualified, call }, next: i };
 }
 
 function matchingAngle(items: Item[], open: number): number {
@@ -704,8 +732,13 @@ const countsAsWord = (unit: Unit): boolean => unit.kind === 'type' || unit.kind 
  * Reads one head (the items from a statement's start to its `;`, `{` or `}`) and cuts the macros in it.
  * `continuation`: the head follows a type's closing brace, so it holds declarators only.
  */
-function analyzeHead(items: Item[], terminator: string, continuation: Continuation, cuts: Range[]): void {
+function analyzeHead(items: Item[], terminator: string, continuation: Continuation, cuts: Range[], className: string | null = null): void {
   let from = 0;
+  // `extern template ... f<T>(...);`: an explicit instantiation declaration the grammar takes without its `extern`.
+  if (isWord(items[0], 'extern') && isWord(items[1], 'template') && !isPunct(items[2], '<')) {
+    cuts.push([items[0].start, items[0].end]);
+    return;
+  }
   // `template <...>` heads and `extern "C"` prefixes.
   while (isWord(items[from], 'template') && isPunct(items[from + 1], '<')) {
     const close = matchingAngle(items, from + 1);
@@ -719,7 +752,18 @@ function analyzeHead(items: Item[], terminator: string, continuation: Continuati
   if (!units || units.length === 0) return;
   const ended = items[record.end];
   const endsWith = isPunct(ended) ? ended.text : terminator;
-  cutDeclaration(units, continuation !== 'none', continuation === 'declarators', endsWith, cuts);
+  // A base list with a macro around a base (`: public V8_PLATFORM_NON_EXPORTED_BASE(v8::TracingController) {`): the base stays.
+  if (terminator === '{' && isPunct(ended, ':') && units.some((unit) => unit.kind === 'tag')) {
+    for (let k = record.end + 1; k < items.length; k++) {
+      const item = items[k];
+      const call = items[k + 1];
+      if (isWord(item) && /^_*[A-Z][A-Z0-9_]*$/.test(item.text) && isGroup(call) && call.open === '(' && call.items.length) {
+        cuts.push([item.start, call.start + 1], [call.end - 1, call.end]);
+        k++;
+      }
+    }
+  }
+  cutDeclaration(units, continuation !== 'none', continuation === 'declarators', endsWith, cuts, className);
   // Further declarators: `int a __aligned(8), b __aligned(8);`
   if (isPunct(ended, ',') && !units.some((unit) => unit.kind === 'word' && unit.call && declaratorCall(unit))) {
     let at = record.end;
@@ -740,7 +784,7 @@ function analyzeHead(items: Item[], terminator: string, continuation: Continuati
  * `typeGiven`: the type is already there (after a type's body, or a further declarator after a comma);
  * `afterBody`: right after a type's closing brace.
  */
-function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, terminator: string, cuts: Range[]): void {
+function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, terminator: string, cuts: Range[], className: string | null = null): void {
   const cut = (unit: Unit): void => {
     cuts.push([unit.start, unit.end]);
   };
@@ -792,19 +836,24 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
     const unit = units[i];
     const list = unit.call?.items[0];
     const name = units[i - 1];
-    if (unit.kind !== 'word' || !unit.call || unit.call.items.length !== 1 || !isGroup(list) || list.open !== '(' || !paramsLike(list)) continue;
+    if (unit.kind !== 'word' || !unit.call || unit.call.items.length !== 1 || !isGroup(list) || list.open !== '(') continue;
+    if (!paramsLike(list) && !/^_*[A-Z][A-Z0-9_]*$/.test(unit.text)) continue;
     if (name.kind !== 'word' || name.call) continue;
     cut({ ...unit, end: list.start });
     cut({ ...unit, start: unit.end - 1 });
     units = [...units.slice(0, i - 1), { ...name, end: unit.end, call: list }, ...units.slice(i + 1)];
     break;
   }
+  // `typedef __uint_least16_t char16_t;`: a typedef whose name the grammar takes for a type word; nothing to cut.
+  if (units[0]?.kind === 'specifier' && units[0].text === 'typedef' && units[units.length - 1].kind === 'type' && units.filter((unit) => unit.kind === 'word').length === 1) return;
   // 2. The declarator: a function's `name(...)`, else the name of a variable, field or type.
   const fnAt = functionDeclaratorAt(units, typeGiven);
   const hasType = typeGiven || units.some((unit) => unit.kind === 'type' || unit.kind === 'tag');
   if (fnAt >= 0) {
     const before = units.slice(0, fnAt);
-    cutLoneWords(before, hasType, false, cut, true);
+    // A constructor or destructor has no type: every word before it is a macro (`V8_INLINE Eternal() : val_(nullptr) {}`).
+    const constructor = units[fnAt].text === className || /\b(\w+)::~?\1$/.test(units[fnAt].qualified ?? '');
+    cutLoneWords(before, hasType || constructor, false, cut, true);
     // After the parameter list only specifiers and attributes stand: any other word or call is a macro.
     for (const unit of units.slice(fnAt + 1)) {
       if (unit.kind === 'type' || unit.kind === 'tag' || unit.kind === 'declarator-group') return;

@@ -103,8 +103,10 @@ export const RULES: readonly MacroRule[] = [
       // After `;`, `{`, `}`, a template head or a directive it annotates what follows; after `,` it is the last enumerator.
       if (continuesMacro(source, match.index) || !(endsStatement(source, match.index) || afterDeclarator(source, match.index))) return [];
       const start = match.index + match[0].indexOf(match[1]);
-      // Before a pointer declarator (`ASN1_UTF8STRING` above `*f(const X *x);`) it is the type.
-      if ('*&'.includes(nextCodeChar(source, start + match[1].length) || 'x')) return [];
+      // Before a pointer declarator (`ASN1_UTF8STRING` above `*f(const X *x);`) it is the type; after a `,` (a
+      // directive between) and before `}`, the last enumerator.
+      const next = codeCharAfter(source, start + match[1].length);
+      if (next === '*' || next === '&' || (next === '}' && ',{'.includes(codeEndBefore(source, match.index) || ';'))) return [];
       return [[start, start + match[1].length]];
     },
   },
@@ -455,6 +457,16 @@ function keepingDefines(source: string, from: number, to: number): Range[] {
   }
   if (to > at) ranges.push([at, to]);
   return ranges;
+}
+
+/** The first character of code after `from` (comments and directive lines skipped); '' when none is near. */
+function codeCharAfter(source: string, from: number): string {
+  for (const span of lexSpans(source, WITH_DIRECTIVES, from, Math.min(source.length, from + 4000))) {
+    if (span.kind !== 'code') continue;
+    const match = /\S/.exec(source.slice(span.start, span.end));
+    if (match) return match[0];
+  }
+  return '';
 }
 
 /** Code (not comments, blank lines or directives) between two offsets. */

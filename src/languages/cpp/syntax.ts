@@ -49,6 +49,11 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
     case 'declaration':
     case 'field_declaration':
       return declaration(node, scope, ctx);
+    case 'template_instantiation': {
+      // `template const X& use_facet<X>(const locale&);`: an explicit instantiation declares the function (not a type).
+      const drafts = declaration(node, scope, ctx)?.filter((draft) => FUNCTION_KINDS.has(draft.kind));
+      return drafts?.length ? drafts : undefined;
+    }
     case 'type_definition':
       return typeDefinition(node, ctx);
     case 'alias_declaration': {
@@ -161,14 +166,26 @@ function declaration(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | u
   const constant = named(node).some((child) => child.type === 'type_qualifier' && /^(const|constexpr|constinit)$/.test(ctx.text(child)));
   const inType = scope.parentKind !== null && (TYPE_PARENTS.has(scope.parentKind) || ANONYMOUS_HOLDERS.has(scope.parentKind));
   for (const declarator of declarators) {
-    const fn = declarator.type === 'init_declarator' ? null : functionDeclarator(declarator) ?? returnsFunctionPointer(declarator);
+    // `void f(int) = delete;` at namespace scope comes as an initialized declarator whose inner one is a function's.
+    const deleted = declarator.type === 'init_declarator' && /^(delete|default)\b/.test(ctx.text(declarator.childForFieldName('value')).trim());
+    const inner = deleted ? declarator.childForFieldName('declarator') : declarator;
+    const fn = declarator.type === 'init_declarator' && !deleted ? null : functionDeclarator(inner) ?? returnsFunctionPointer(inner);
     if (fn) {
-      const draft = functionDraft(node, fn, declarator, scope, ctx);
+      const draft = functionDraft(node, fn, inner, scope, ctx);
       if (!draft) continue;
       draft.definition = false;
       draft.headEnd = node.endIndex;
       drafts.push(draft);
       continue;
+    }
+    // `void f(void (*fp)());` read as a variable initialized with arguments: nothing can be a void variable, so it is a function.
+    if (declarator.type === 'init_declarator' && declarator.childForFieldName('value')?.type === 'argument_list' && type?.type === 'primitive_type' && ctx.text(type) === 'void') {
+      const name = declarator.childForFieldName('declarator');
+      if (name && /identifier$/.test(name.type)) {
+        const method = inType && scope.containingType !== null;
+        drafts.push({ name: ctx.text(name), kind: method ? 'method' : 'function', node, nameNode: name, headEnd: node.endIndex, returnType: 'void', parameters: [], definition: false });
+        continue;
+      }
     }
     const target = declaratorTarget(declarator);
     if (!target) continue;
