@@ -16,7 +16,7 @@ import {
 } from '../../schemas/impact.js';
 import { invalidParameter, PlumbError } from '../errors.js';
 import type { StoredSymbol } from '../index/store.js';
-import { languageOfPath, rulesOf } from '../languages/index.js';
+import { languageById, languageOfPath, rulesOf } from '../languages/index.js';
 import type { Services } from '../services.js';
 import { extractSymbols } from '../syntax/index.js';
 import type { ExtractedSymbol } from '../syntax/types.js';
@@ -190,9 +190,11 @@ async function fileChange(services: Services, file: DiffFile, indexedFiles: Set<
   const note = (text: string): void => {
     entry.note = entry.note ? `${entry.note}; ${text}` : text;
   };
-  const language = languageOfPath(shown);
   const indexedSymbols = newFile ? await services.index.reader.symbolsInFile(newFile) : [];
   const oldIndexed = oldFile && oldFile !== newFile ? await services.index.reader.symbolsInFile(oldFile) : [];
+  // The language the index read the file in (a kernel .h is C by the code around it), else its extension's.
+  const storedLanguage = (indexedSymbols[0] ?? oldIndexed[0])?.language;
+  const language = (storedLanguage ? languageById(storedLanguage) : undefined) ?? languageOfPath(shown);
   entry.indexed = newFile !== null && indexedFiles.has(newFile);
   if (file.binary) {
     note('a binary file: no symbols read');

@@ -44,6 +44,24 @@ const tests: TestRules = {
   },
 };
 
+/** A KUnit case's one parameter (`struct kunit *test`). */
+const KUNIT_PARAMETER = /^struct\s+kunit\s*\*$/;
+
+/**
+ * C tests: googletest's, and the kernel's KUnit: a case is `void name(struct kunit *test)` (named as written;
+ * KUnit's own `kunit_*` functions take the same argument and are no cases, nor are a suite's int-returning
+ * init and exit), in `*_test.c`, `*-test.c` or `*_kunit.c` files (`lib/overflow_kunit.c`).
+ */
+const cTests: TestRules = {
+  file: new RegExp(`${tests.file.source}|(^|/)[^/]*[_-]kunit\\.(c|h)$`, 'i'),
+  testName(symbol, inTestFile) {
+    const gtest = tests.testName?.(symbol, inTestFile);
+    if (gtest) return gtest;
+    const kunit = symbol.kind === 'function' && symbol.returnType === 'void' && symbol.parameters.length === 1 && KUNIT_PARAMETER.test(symbol.parameters[0].type.trim()) && !symbol.name.startsWith('kunit_');
+    return kunit ? symbol.name : undefined;
+  },
+};
+
 export const cppRules: LanguageRules = {
   family: 'c',
   overloads: true,
@@ -66,4 +84,5 @@ export const cRules: LanguageRules = {
   accessLabels: false,
   isStatic: undefined,
   noInheritance: true,
+  tests: cTests,
 };
