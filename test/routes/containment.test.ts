@@ -75,12 +75,13 @@ t.test('a symlink to /etc/passwd inside the workspace is never read', async (t) 
 t.test('reads check containment at read time, before the watcher has caught up', async (t) => {
   const root = flaskCopy(tempDir(t));
   writeFileSync(path.join(root, 'swap_me.py'), SWAPPED);
-  writeFileSync(path.join(root, 'big.py'), `# generated\n${'x = 1\n'.repeat(2 * 1024 * 1024)}`);
+  // Padding in comments: over the size caps, yet nothing for the index to hold (millions of symbols cost minutes).
+  writeFileSync(path.join(root, 'big.py'), `x = 1\n${'# generated padding\n'.repeat(256 * 1024)}`);
   execFileSync('mkfifo', [path.join(root, 'fifo.py')]);
   // Rust has no server here: its usages are the syntactic scan, which reads every Rust file.
   writeFileSync(path.join(root, 'lib.rs'), 'pub fn rust_marker_fn() -> u32 {\n    7\n}\n');
   writeFileSync(path.join(root, 'main.rs'), 'fn main() {\n    let _ = rust_marker_fn();\n}\n');
-  writeFileSync(path.join(root, 'huge.rs'), `// rust_marker_fn\n${'const X: u32 = 1;\n'.repeat(1024 * 1024)}`);
+  writeFileSync(path.join(root, 'huge.rs'), `// rust_marker_fn\n${'// generated padding, 32 bytes\n'.repeat(576 * 1024)}`);
   // No watcher: the index still holds swap_me.py as it was when the link replaces it.
   const app = await startApp(t, root, { index: { watch: false } });
   await indexReady(app);
