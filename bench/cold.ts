@@ -3,10 +3,11 @@
  * covers the parser threads, which share the process). ctags' CPU comes from its child rusage.
  * With --stages, each build's stage-by-stage profile and tree-sitter's parse alone of the same files
  * (bench/build-profile.ts).
- * Usage: tsx bench/cold.ts [NAME_FILTER] [--workers N] [--runs N] [--stages] [--no-ctags]
+ * Usage: tsx bench/cold.ts [NAME_FILTER] [--root DIR] [--workers N] [--runs N] [--stages [--no-baseline]] [--no-ctags] [--json FILE]
+ * (--root DIR: that tree alone, read as C and C++, instead of the corpora: a slice of the kernel, say).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { validateConfig } from '../src/config.js';
@@ -26,6 +27,10 @@ const option = (name: string): number | undefined => {
   return i >= 0 ? Number(argv[i + 1]) : undefined;
 };
 const filter = argv.find((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
+/** --json FILE: the last run's figures (the kernel bench runs the build through this script, in a process of its own). */
+const jsonOut = argv.includes('--json') ? argv[argv.indexOf('--json') + 1] : undefined;
+const rootOption = argv.includes('--root') ? path.resolve(argv[argv.indexOf('--root') + 1]) : undefined;
+const corpora = rootOption ? [{ name: path.basename(rootOption), root: rootOption, languages: 'C,C++' }] : CORPORA.filter((c) => !filter || c.name.includes(filter));
 const workers = option('--workers') ?? os.availableParallelism();
 const runs = option('--runs') ?? 1;
 
@@ -36,12 +41,13 @@ function ctags(root: string, languages: string): { wall: number; cpu: number; ta
   const report = execFileSync('bash', ['-c', `ctags -R --languages=${languages} --exclude=node_modules --exclude=.git -f ${out} ${root} >/dev/null 2>&1; times`], { encoding: 'utf8' });
   const wall = performance.now() - started;
   const child = report.trim().split('\n')[1].split(/\s+/).map((t) => { const m = /(\d+)m([\d.]+)s/.exec(t); return m ? Number(m[1]) * 60 + Number(m[2]) : 0; });
-  const tags = readFileSync(out, 'utf8').split('\n').filter((l) => l && !l.startsWith('!_')).length;
+  // Counted by grep: a large tree's tags file (the kernel's: 1.2 GB) is longer than a JavaScript string may be.
+  const tags = Number(execFileSync('grep', ['-c', '-v', '^!_', out], { encoding: 'utf8' }).trim());
   rmSync(path.dirname(out), { recursive: true, force: true });
   return { wall, cpu: (child[0] + child[1]) * 1000, tags };
 }
 
-for (const corpus of CORPORA.filter((c) => !filter || c.name.includes(filter))) {
+for (const corpus of corpora) {
   for (let run = 0; run < runs; run++) {
     const tags = argv.includes('--no-ctags') ? { wall: NaN, cpu: NaN, tags: 0 } : ctags(corpus.root, corpus.languages);
     const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-cold-'));
@@ -54,15 +60,27 @@ for (const corpus of CORPORA.filter((c) => !filter || c.name.includes(filter))) 
     const load = os.loadavg();
     if (argv.includes('--threads')) console.log(threadTable());
     const files = argv.includes('--stages') ? await indexedFiles(index.reader, corpus.root) : [];
+    // The process's peak so far: the build's own on the first run (ctags runs in a child, the baselines after).
+    const peakRssKb = process.resourceUsage().maxRSS;
     await index.close();
+    // The index as a build leaves it (closed: the write-ahead log folded in).
+    const dbBytes = ['', '-wal'].reduce((total, suffix) => total + (existsSync(index.databaseFile + suffix) ? statSync(index.databaseFile + suffix).size : 0), 0);
     rmSync(cacheDir, { recursive: true, force: true });
     console.log(`${corpus.name}: ${summary.filesTotal} files ${summary.symbols} symbols | plumb wall ${(wall / 1000).toFixed(2)} s cpu ${((used.user + used.system) / 1e6).toFixed(2)} s | ctags wall ${(tags.wall / 1000).toFixed(2)} s cpu ${(tags.cpu / 1000).toFixed(2)} s (${tags.tags} tags) | ${(wall / tags.wall).toFixed(1)}x wall, load ${load[0].toFixed(1)}`);
+    console.log(`  peak RSS ${(peakRssKb / 1024).toFixed(0)} MB | index ${(dbBytes / 1e6).toFixed(1)} MB, ${(dbBytes / Math.max(1, summary.symbols)).toFixed(0)} bytes per symbol`);
+    let rows: Array<[string, string, string]> = [];
     if (argv.includes('--stages')) {
-      const baselines = [await parseBaseline(files, workers, 'prepared'), await parseBaseline(files, workers, 'raw')];
-      const rows = profileRows(summary, { wallMs: wall, cpuMs: (used.user + used.system) / 1000, load }, baselines);
+      const baselines = argv.includes('--no-baseline') ? [] : [await parseBaseline(files, workers, 'prepared'), await parseBaseline(files, workers, 'raw')];
+      rows = profileRows(summary, { wallMs: wall, cpuMs: (used.user + used.system) / 1000, load }, baselines);
       const width = Math.max(...rows.map((r) => r[0].length));
       const valueWidth = Math.max(...rows.map((r) => r[1].length));
       for (const [metric, value, note] of rows) console.log(`  ${metric.padEnd(width)} | ${value.padEnd(valueWidth)} | ${note}`);
+    }
+    if (jsonOut) {
+      writeFileSync(jsonOut, JSON.stringify({
+        corpus: corpus.name, root: corpus.root, files: summary.filesTotal, filesParsed: summary.filesParsed, symbols: summary.symbols,
+        wallMs: wall, cpuMs: (used.user + used.system) / 1000, peakRssKb, dbBytes, load, ctags: tags, stages: rows,
+      }));
     }
   }
 }

@@ -6,7 +6,6 @@ import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs
 import { parentPort, workerData } from 'node:worker_threads';
 import { addLanguageModules, languageById, type Language, type SourcePiece } from '../languages/index.js';
 import { extractSymbols } from '../syntax/index.js';
-import type { ExtractedSymbol } from '../syntax/types.js';
 import { loadParser } from '../syntax/grammars.js';
 import { contentHash } from './ids.js';
 import { encodeSymbols } from './symbol-codec.js';
@@ -55,10 +54,15 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
     if (task.parseOnly) return await parseOnly(task, language.syntax, content.toString('utf8'), hash);
     const text = content.toString('utf8');
     const pieces = content.length > PIECES_FROM_BYTES ? language.largeFilePieces?.(text, PIECE_SIZE) : undefined;
-    const symbols = pieces ? await extractInPieces(language, pieces) : await extractSymbols(language, text, stats);
-    clock = performance.now();
-    const symbolsJson = encodeSymbols(symbols);
-    lap('serialize', clock);
+    let symbolsJson: string;
+    if (pieces) {
+      symbolsJson = await extractInPieces(language, pieces);
+    } else {
+      const symbols = await extractSymbols(language, text, stats);
+      clock = performance.now();
+      symbolsJson = encodeSymbols(symbols);
+      lap('serialize', clock);
+    }
     const retire = !pieces && content.length > RETIRE_AFTER_BYTES;
     return { id: task.id, outcome: 'parsed', hash, size: content.length, symbolsJson, ...(retire ? { retire } : {}) };
   } catch (error) {
@@ -66,19 +70,27 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
   }
 }
 
-/** Each piece's symbols, placed at the piece's lines in the file. */
-async function extractInPieces(language: Language, pieces: SourcePiece[]): Promise<ExtractedSymbol[]> {
-  const symbols: ExtractedSymbol[] = [];
+/**
+ * Each piece's symbols, placed at the piece's lines in the file, as the message's text: each piece is encoded
+ * once extracted, so only one piece's symbols are objects at a time (the kernel's 24 MB header of 194,403
+ * #defines held them all, some 400 MB, until its message was written).
+ */
+async function extractInPieces(language: Language, pieces: SourcePiece[]): Promise<string> {
+  const parts: string[] = [];
   for (const piece of pieces) {
-    for (const symbol of await extractSymbols(language, piece.text, stats)) {
+    const symbols = await extractSymbols(language, piece.text, stats);
+    for (const symbol of symbols) {
       for (const range of [symbol.range, symbol.selectionRange]) {
         range.start.line += piece.line;
         range.end.line += piece.line;
       }
-      symbols.push(symbol);
     }
+    const clock = performance.now();
+    // The array's elements without its brackets: the pieces' values joined are the file's array.
+    if (symbols.length > 0) parts.push(encodeSymbols(symbols).slice(1, -1));
+    lap('serialize', clock);
   }
-  return symbols;
+  return `[${parts.join(',')}]`;
 }
 
 /** A file larger than plumb parses: `hash` is empty when it was not read. */

@@ -99,6 +99,13 @@ const PARSE_WINDOW = 1024;
  * its symbols, which otherwise pile up in memory.
  */
 const UNWRITTEN_SYMBOLS = 300_000;
+/**
+ * Bytes of source sent to the threads and not committed yet past which no more files are sent: a file's symbols
+ * take some 25 times its size in memory between its parse and its commit (the kernel's register headers: a
+ * #define per 110 bytes, 2.7 KB per symbol in the threads' messages, their objects and the batch), and the count
+ * of symbols is known only once a file is parsed. One file larger than this still goes alone.
+ */
+const UNWRITTEN_BYTES = 12 * 1024 * 1024;
 
 /** How often a replica asks a store that does not answer yet. */
 const FOLLOW_RETRY_MS = 2000;
@@ -676,14 +683,20 @@ export class SymbolIndex {
     let flushing: Promise<void> = Promise.resolve();
     /** Symbols parsed and not committed yet: past UNWRITTEN_SYMBOLS no more files go to the threads until writes catch up. */
     let unwritten = 0;
+    /** Bytes of the files sent to the threads and not committed yet (UNWRITTEN_BYTES), and those of the batch. */
+    let unwrittenBytes = 0;
+    let batchBytes = 0;
+    let bytesWritten: () => void = () => undefined;
     const flush = (): void => {
       const updates = batch;
       const touches = touched;
       const done = updates.length + touches.length;
       const symbols = batchSymbols;
+      const bytes = batchBytes;
       batch = [];
       touched = [];
       batchSymbols = 0;
+      batchBytes = 0;
       lastFlush = performance.now();
       flushing = flushing.then(() => this.serialized(async () => {
         if (this.closed) return;
@@ -695,11 +708,14 @@ export class SymbolIndex {
         this.setProgress({ filesIndexed: this.progressValue.filesIndexed + done });
       })).finally(() => {
         unwritten -= symbols;
+        unwrittenBytes -= bytes;
+        bytesWritten();
       });
     };
     const parseOne = async (file: WalkedFile): Promise<void> => {
       const previous = stored.get(file.stored);
       const result = await parseFile(pool, file, previous?.hash);
+      batchBytes += file.size;
       if (this.closed) return;
       if (result.outcome === 'parsed') {
         summary.filesParsed++;
@@ -730,6 +746,15 @@ export class SymbolIndex {
         flush();
         await flushing;
       }
+      // Sent and not committed: wait for a commit (or, when every file sent is parsed, commit what is parsed).
+      while (unwrittenBytes > 0 && unwrittenBytes + file.size > UNWRITTEN_BYTES && !this.closed) {
+        const committed = new Promise<void>((resolve) => {
+          bytesWritten = resolve;
+        });
+        if (running.size === 0) flush();
+        await Promise.race([committed, ...running]);
+      }
+      unwrittenBytes += file.size;
       const task: Promise<void> = parseOne(file).finally(() => running.delete(task));
       running.add(task);
     }

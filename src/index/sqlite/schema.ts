@@ -6,7 +6,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { VERSION } from '../../version.js';
-import { fuzzyMatches, humpSegments } from '../ranking.js';
+import { fuzzyMatches } from '../ranking.js';
 
 /** Bump when the tables, or what the extractor stores in them, change: a mismatch rebuilds. */
 export const SCHEMA_VERSION = 14;
@@ -63,17 +63,18 @@ CREATE INDEX IF NOT EXISTS symbols_container ON symbols (containing_type) WHERE 
 `;
 
 /**
- * The symbols table's indexes. A first build loads without symbols_sid (random keys, the costly
- * one to keep up row by row) and makes it once at its end; the name and file indexes stay, so
- * searches during the build keep their speed. Opening a database makes any that are missing (a
- * build killed mid-load).
+ * The symbols table's indexes. A first build loads without them and makes them once at its end: kept up
+ * row by row, their random keys cost the load more than its rows (on the kernel's register headers, 8 µs
+ * of the insert's 10 per symbol), made at the end they are one sort each. Searches during a first build
+ * read the table without them (a partial index answers slower until it is ready). Opening a database
+ * makes any that are missing (a build killed mid-load).
  */
 export const SYMBOL_INDEXES = `
 CREATE INDEX IF NOT EXISTS symbols_sid ON symbols (sid);
 CREATE INDEX IF NOT EXISTS symbols_file ON symbols (file_id);
 CREATE INDEX IF NOT EXISTS symbols_name ON symbols (name_lower, name, fwd, rank, file_id, nl, nc);
 `;
-export const DROP_LOAD_INDEXES = 'DROP INDEX IF EXISTS symbols_sid;';
+export const DROP_LOAD_INDEXES = 'DROP INDEX IF EXISTS symbols_sid; DROP INDEX IF EXISTS symbols_file; DROP INDEX IF EXISTS symbols_name;';
 
 /**
  * Set in meta while a bulk load has left the search tables to its end: the distinct names (names and
@@ -85,7 +86,9 @@ export const TEXT_PENDING = 'signatures_pending';
 const FILL_NAMES = `INSERT OR IGNORE INTO names (name, name_lower, first, humps)
   SELECT name, name_lower, plumb_first_hump(name), humps FROM symbols GROUP BY name ORDER BY name`;
 const FILL_NAME_TEXT = 'INSERT INTO name_text (rowid, name) SELECT id, name FROM names WHERE id > ?';
-const FILL_TEXT = 'INSERT INTO sig_text (rowid, signature) SELECT id, plumb_signature_text(signature, return_type) FROM symbols;';
+/** signatureText() in SQL: a call into JavaScript per symbol cost more than the full-text insert it feeds. */
+const FILL_TEXT = `INSERT INTO sig_text (rowid, signature) SELECT id,
+  CASE WHEN return_type <> '' AND instr(signature, return_type) = 0 THEN signature || ' ' || return_type ELSE signature END FROM symbols;`;
 
 /** Opens (or creates) the database; a different schema version or plumb version starts it afresh. */
 export function openStoreDatabase(file: string): Database.Database {
@@ -115,13 +118,24 @@ function openDatabase(file: string): Database.Database {
   db.pragma('mmap_size = 268435456');
   // sig_text's text, the same whether a row is written alone or a bulk load fills the table at its end.
   db.function('plumb_signature_text', { deterministic: true }, (signature: unknown, returnType: unknown) => signatureText(String(signature), returnType === null ? null : String(returnType)));
-  db.function('plumb_first_hump', { deterministic: true }, (name: unknown) => humpSegments(String(name))[0] ?? '');
+  db.function('plumb_first_hump', { deterministic: true }, (name: unknown) => firstHump(String(name)));
   db.function('plumb_camel', { deterministic: true }, (name: unknown, query: unknown) => (fuzzyMatches(String(name), String(query)) ? 1 : 0));
   return db;
 }
 
 /** Makes missing symbol indexes and fills the search tables when a bulk load left them pending. */
 export function finishLoad(db: Database.Database): void {
+  // The index sorts and GROUP BY spill to temporary files, not to memory: millions of rows sorted in memory
+  // would be the build's peak RSS.
+  db.pragma('temp_store = FILE');
+  try {
+    finishLoadIn(db);
+  } finally {
+    db.pragma('temp_store = MEMORY');
+  }
+}
+
+function finishLoadIn(db: Database.Database): void {
   db.transaction(() => {
     db.exec(SYMBOL_INDEXES);
     if (db.prepare('SELECT 1 FROM meta WHERE key = ?').get(TEXT_PENDING)) {
@@ -150,6 +164,26 @@ function readVersion(db: Database.Database): string | undefined {
 function fingerprint(): string {
   return `${SCHEMA_VERSION}/${VERSION}`;
 }
+
+/** humpSegments(name)[0] (ranking.ts) without cutting the rest of the name: once per distinct name at the end of a load. */
+export function firstHump(name: string): string {
+  let start = 0;
+  while (start < name.length && !isAlnum(name.charCodeAt(start))) start++;
+  if (start === name.length) return '';
+  let end = start + 1;
+  for (; end < name.length; end++) {
+    const ch = name.charCodeAt(end);
+    if (!isAlnum(ch)) break;
+    const previous = name.charCodeAt(end - 1);
+    if (isUpper(ch) && (isLower(previous) || isDigit(previous) || (isUpper(previous) && end + 1 < name.length && isLower(name.charCodeAt(end + 1))))) break;
+  }
+  return name.slice(start, end).toLowerCase();
+}
+
+const isLower = (c: number): boolean => c >= 97 && c <= 122;
+const isUpper = (c: number): boolean => c >= 65 && c <= 90;
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+const isAlnum = (c: number): boolean => isLower(c) || isUpper(c) || isDigit(c);
 
 /** Signature words plus the return type, which some languages' signatures leave out. */
 export function signatureText(signature: string, returnType: string | null): string {
