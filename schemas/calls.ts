@@ -60,7 +60,7 @@ export const CallsResponse = Type.Object({
   depth: Type.Integer(),
   results: Type.Array(CallResult),
   ...Envelope,
-  source: Type.Union([Type.Literal('lsp'), Type.Literal('index')], { description: '`lsp`: the server\'s call hierarchy; `index`: the syntactic fallback over the indexed files' }),
+  source: Type.Union([Type.Literal('lsp'), Type.Literal('index'), Type.Literal('both')], { description: '`lsp`: the server\'s call hierarchy; `index`: the syntactic fallback over the indexed files; `both`: the server\'s answer merged with the syntactic one, where the server could not parse the function\'s file' }),
   precision: Type.Union([Type.Literal('semantic'), Type.Literal('syntactic')], { description: '`semantic`: the server\'s answer; `syntactic`: name matches of call expressions (same-named functions are not told apart)' }),
   server: ServerOutcome,
   omitted: Type.Integer({ description: 'Callers or callees found but left out by the node cap or the request budget (depth > 1)' }),

@@ -36,7 +36,8 @@ export type ChildSymbol = Static<typeof ChildSymbol>;
 export const ChildrenResponse = Type.Object({
   file: Type.String(),
   language: Type.String(),
-  source: Type.Literal('lsp'),
+  source: Type.Union([Type.Literal('lsp'), Type.Literal('index')], { description: '`lsp`: the language server\'s document symbols; `index`: the index\'s symbols of the file, where the server gave none or misread the file (a type reported as a variable); `reason` says why' }),
+  reason: Type.Optional(Type.String({ description: 'Why the index\'s tree answers instead of the server\'s' })),
   symbol: Type.Object({
     ...symbolFields,
     hover: Type.Optional(Type.Union([Type.String(), Type.Null()])),

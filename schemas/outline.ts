@@ -46,7 +46,8 @@ export const OutlineNodeSchema = Type.Object(outlineNodeFields(Type.Array(Type.R
 export const OutlineResponse = Type.Object({
   file: Type.String({ description: 'Path relative to the workspace root' }),
   language: Type.String(),
-  source: Type.Literal('lsp'),
+  source: Type.Union([Type.Literal('lsp'), Type.Literal('index')], { description: '`lsp`: the language server\'s document symbols; `index`: the index\'s symbols of the file, where the server gave none or misread the file (a type reported as a variable); `reason` says why' }),
+  reason: Type.Optional(Type.String({ description: 'Why the index\'s tree answers instead of the server\'s' })),
   results: Type.Array(Type.Ref('OutlineNode')),
   displayCodeFor: Type.Optional(Type.Array(Type.Object({ query: Type.String(), matches: Type.Integer() }), {
     description: 'How many symbols each display_code_for name matched',
@@ -58,7 +59,8 @@ export const OutlineResponse = Type.Object({
 export type OutlineResponse = {
   file: string;
   language: string;
-  source: 'lsp';
+  source: 'lsp' | 'index';
+  reason?: string;
   results: OutlineNode[];
   displayCodeFor?: { query: string; matches: number }[];
   truncated?: boolean;

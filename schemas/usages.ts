@@ -62,9 +62,9 @@ export const UsagesResponse = Type.Object({
   symbol: IndexSymbol,
   results: Type.Array(Usage, { description: 'Ordered by file, then line and column' }),
   ...Envelope,
-  source: Type.Union([Type.Literal('lsp'), Type.Literal('index')], { description: '`lsp`: the language server\'s references; `index`: identifier matches in the indexed files' }),
+  source: Type.Union([Type.Literal('lsp'), Type.Literal('index'), Type.Literal('both')], { description: '`lsp`: the language server\'s references; `index`: identifier matches in the indexed files; `both`: the server\'s references merged with identifier matches, where the server could not parse the symbol\'s file' }),
   precision: Type.Union([Type.Literal('semantic'), Type.Literal('syntactic')], {
-    description: '`semantic`: the language server\'s references; `syntactic`: every identifier token with the symbol\'s name (not in comments or strings), where no server serves the language or it failed. `reason` says why',
+    description: '`semantic`: the language server\'s references; `syntactic`: every identifier token with the symbol\'s name (not in comments or strings), where no server serves the language, it failed, it could not parse the symbol\'s file (merged with its references), or it found none while the source uses the name. `reason` says why',
   }),
   server: ServerOutcome,
   filesScanned: Type.Optional(Type.Integer({ description: 'Syntactic usages: files read for the name' })),

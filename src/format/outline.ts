@@ -18,6 +18,7 @@ export function outlineMarkdown(outline: OutlineResponse): string {
     }
     for (const child of node.children) visit(child, `${indent}  `);
   };
+  if (outline.reason) lines.push(`_From the index: ${outline.reason}._`, '');
   outline.results.forEach((node) => visit(node, ''));
   if (outline.results.length === 0) lines.push('_No symbols._');
   if (outline.truncated) lines.push('', `_Truncated: ${outline.omittedSymbols} more symbols not shown (outline.maxSymbols); ask for a smaller depth, or /children of one symbol._`);
@@ -38,6 +39,7 @@ export function childrenMarkdown(answer: ChildrenResponse): string {
     `# Children of ${symbol.name} (\`${displayKind(symbol.kind)}\`) in ${answer.file}:${symbol.line} — depth ${answer.depth}, ${answer.results.length} symbol${answer.results.length === 1 ? '' : 's'}`,
     '',
   ];
+  if (answer.reason) lines.push(`_From the index: ${answer.reason}._`, '');
   if (answer.hover.skipped) lines.push(`_Hover skipped: ${answer.hover.reason}_`, '');
   if (answer.truncated) lines.push(`_Truncated: ${answer.omittedSymbols} more symbols not shown (outline.maxSymbols); ask for a smaller depth or a nested symbol._`, '');
   lines.push(markdownTable(

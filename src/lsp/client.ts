@@ -5,6 +5,8 @@ import {
   ErrorCodes,
   InitializedNotification,
   InitializeRequest,
+  PublishDiagnosticsNotification,
+  type Diagnostic,
   type InitializeParams,
   type InitializeResult,
   type ProtocolConnection,
@@ -20,6 +22,7 @@ import type { WorkspaceFile } from '../workspace.js';
 import type { FileReader } from '../files.js';
 import { CLIENT_CAPABILITIES } from './capabilities.js';
 import type { ResolvedCommand } from './command.js';
+import { DiagnosticsStore } from './diagnostics.js';
 import { documentUri, DocumentSync } from './documents.js';
 import { requestCancelled, requestFailure, serverName, serverTimeout, serverUnavailable, type ServerIdentity } from './errors.js';
 import { RequestGate } from './gate.js';
@@ -116,6 +119,7 @@ export class LspClient {
   /** Until the server says it found its project's files (readiness.loadedLogPattern). */
   private loading: { promise: Promise<void>; resolve: () => void } | undefined;
   private readonly documents: DocumentSync;
+  private readonly diagnostics = new DiagnosticsStore();
   private readonly gate: RequestGate;
   private readonly health: ServerHealth;
   private unhealthyReported = false;
@@ -398,7 +402,17 @@ export class LspClient {
     this.pid = null;
   }
 
+  /**
+   * What the server last published about a file it has open (its errors say whether it could parse it), waiting
+   * up to `waitMs` for a first publication; undefined when it published nothing in time.
+   */
+  diagnosticsOf(file: WorkspaceFile, waitMs: number): Promise<Diagnostic[] | undefined> {
+    return this.diagnostics.of(documentUri(file), waitMs);
+  }
+
   private registerHandlers(connection: ProtocolConnection): void {
+    this.diagnostics.clear();
+    connection.onNotification(PublishDiagnosticsNotification.type, (params) => this.diagnostics.publish(params));
     answerServerRequests(connection, {
       settings: this.options.language.settings,
       root: this.options.root,

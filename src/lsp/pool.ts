@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { ProtocolRequestType, ServerCapabilities } from 'vscode-languageserver-protocol';
+import type { Diagnostic, ProtocolRequestType, ServerCapabilities } from 'vscode-languageserver-protocol';
 import type { PlumbConfig } from '../config.js';
 import { PlumbError } from '../errors.js';
 import { LanguageTable, resolveLanguages } from '../languages/resolve.js';
@@ -159,6 +159,21 @@ export class LspPool {
     } catch (error) {
       throw this.toPlumbError(error, language);
     }
+  }
+
+  /**
+   * What the running server of a file's language last published about it (textDocument/publishDiagnostics), waiting
+   * up to `waitMs` for a first publication; undefined when no running server published any in time. Never starts a server.
+   * Only clangd is waited for (it publishes a file's diagnostics once it has parsed it, every time); of the other
+   * servers, some publish nothing for a file until asked, and an answer must not wait for what may never come.
+   */
+  async diagnostics(file: WorkspaceFile, waitMs: number): Promise<Diagnostic[] | undefined> {
+    const language = this.table.forPath(file.absolute);
+    const running = (this.slots.get(language?.id ?? '') ?? []).map((slot) => slot.client).filter((client): client is LspClient => client?.running === true);
+    if (running.length === 0) return undefined;
+    const wait = language?.compileDatabase ? waitMs : 0;
+    const published = await Promise.all(running.map((client) => client.diagnosticsOf(file, wait)));
+    return published.find((list) => list !== undefined);
   }
 
   /**

@@ -21,6 +21,7 @@ import type { StoredSymbol } from '../index/store.js';
 import { fromLspPosition, toLspPosition } from '../lsp/convert.js';
 import type { Services } from '../services.js';
 import { callsIn, type CallHit } from '../syntax/calls.js';
+import { scanOccurrences } from '../syntax/identifiers.js';
 import { languageById, languageOfPath } from '../languages/index.js';
 import type { LanguageId } from '../syntax/types.js';
 import type { WorkspaceFile } from '../workspace.js';
@@ -29,7 +30,7 @@ import { elapsedMs } from './elapsed.js';
 import { checkLimit, listEnvelope, pageOf, partialOf, toIndexSymbol } from './envelope.js';
 import { A_CALLABLE, CALLABLE_KINDS, resolveOne, type ResolvedSymbol } from './resolve-symbol.js';
 import {
-  INCOMING_CALLS, indexingReason, OUTGOING_CALLS, semanticOr, ServerConversation, ServerRequestFailure, type ServerSession,
+  INCOMING_CALLS, indexingReason, OUTGOING_CALLS, semanticOr, ServerConversation, ServerRequestFailure, unparsedReason, type ServerSession,
 } from './server-conversation.js';
 import { SourceLines } from './source-lines.js';
 import { sameFamily } from '../languages/index.js';
@@ -42,12 +43,15 @@ const NODE_CAP = 1000;
 const REQUEST_BUDGET = 120;
 /** Server requests in flight at once. */
 const CONCURRENCY = 4;
-/** Syntactic fallback: files read for the name, files parsed, and the time it may take. */
-const SCAN_FILES_MAX = 50_000;
+/**
+ * Syntactic fallback: files parsed (those holding a call of the name), and the time the search may take. Every
+ * indexed file of the language is read for the name until the budget runs out; what it did not read is said.
+ */
 const PARSE_FILES_MAX = 600;
-const SCAN_BUDGET_MS = 10_000;
+const SCAN_BUDGET_MS = 15_000;
 const READ_CONCURRENCY = 16;
-const FILE_BYTES_MAX = 4 * 1024 * 1024;
+/** The largest file the index parses: a file it holds is read for calls as well. */
+const FILE_BYTES_MAX = 64 * 1024 * 1024;
 
 interface Found {
   key: string;
@@ -81,15 +85,26 @@ export async function findCalls(services: Services, query: CallsQuery, direction
   const syntactic = (): Promise<Walk> => (direction === 'incoming' ? context.syntacticCallers(target, depth) : context.syntacticCallees(target, depth));
   let { answer: walk, precision } = await semanticOr(session, () => context.semantic(target, direction, depth), syntactic);
   const server = session.outcome;
+  let source: 'lsp' | 'index' | 'both' = precision === 'semantic' ? 'lsp' : 'index';
   if (precision === 'semantic') {
     // clangd starts indexing once the first file is open: the answer came while it was indexing.
     conversation.settle(session);
-    if (walk.found.length === 0 && direction === 'incoming') {
+    // A server that could not parse the function's file (its includes not found, macros it never saw defined: an
+    // Unreal module without the engine) misses calls a reader sees: its answer is merged with the source's.
+    const unparsed = await unparsedReason(services, session, workspaceFile(services, target.symbol));
+    if (unparsed) {
+      const fromSource = await syntactic();
+      walk = mergeWalks(walk, fromSource);
+      precision = 'syntactic';
+      source = 'both';
+      server.reason = `${unparsed}: its ${direction === 'incoming' ? 'callers' : 'callees'} are merged with the call expressions in the source`;
+    } else if (walk.found.length === 0 && direction === 'incoming') {
       // A server sees the callers its project holds: the TypeScript server without a tsconfig.json covering the
       // file knows only the open files and their imports. No caller at all is checked against the source.
       const fromSource = await context.syntacticCallers(target, depth);
       if (fromSource.found.length > 0) {
         precision = 'syntactic';
+        source = 'index';
         server.reason = `the ${server.language} server found no callers, but calls of the name were found in the source (the server's project may not cover the files calling it)`;
         walk = fromSource;
       }
@@ -107,7 +122,7 @@ export async function findCalls(services: Services, query: CallsQuery, direction
   const reasons = [
     partialOf(services).reason,
     indexingReason(server),
-    precision === 'syntactic' ? `Syntactic: ${server.reason ?? 'no server answered'}; ${direction === 'incoming' ? 'callers are the call expressions naming it' : 'callees are the call expressions in its body, resolved by name'}, so functions sharing its name are not told apart` : undefined,
+    precision === 'syntactic' ? `Syntactic: ${server.reason ?? 'no server answered'}; ${direction === 'incoming' ? 'callers are the call expressions naming it (and the places taking it as a pointer, `&Type::Function`)' : 'callees are the call expressions in its body, resolved by name'}, so functions sharing its name are not told apart` : undefined,
     ...walk.notes,
   ].filter((r): r is string => Boolean(r));
   const partial = reasons.length > 0 && (server.state === 'indexing' || walk.notes.length > 0 || partialOf(services).partial === true);
@@ -119,7 +134,7 @@ export async function findCalls(services: Services, query: CallsQuery, direction
     ...listEnvelope({ limit, offset, totalMatches: all.length, returned: results.length }),
     ...(partial ? { partial: true as const } : {}),
     ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}),
-    source: precision === 'semantic' ? 'lsp' : 'index',
+    source,
     precision,
     server,
     omitted: walk.omitted,
@@ -279,8 +294,7 @@ class CallContext {
       const language = languageOfPath(file)?.id;
       return language !== undefined && sameFamily(language, target.symbol.language);
     });
-    if (files.length > SCAN_FILES_MAX) walk.notes.push(`only the first ${SCAN_FILES_MAX} of ${files.length} files were searched`);
-    const scanned = files.slice(0, SCAN_FILES_MAX);
+    const scanned = files;
     const seen = new Set<string>(target.places.map((p) => p.id));
     let level: Array<{ symbol: StoredSymbol; via?: { id?: string; name: string } }> = [{ symbol: target.symbol }];
     for (let d = 1; d <= depth && level.length > 0; d++) {
@@ -293,10 +307,9 @@ class CallContext {
         const name = callName(callee);
         const via = d > 1 ? { id: callee.id, name: callee.qualifiedName || callee.name } : undefined;
         const byCaller = new Map<string, Found>();
-        for (const file of await this.filesMentioning(scanned, name, started)) {
-          const hits = await this.callsOf(file, walk);
-          for (const hit of hits ?? []) {
-            if (hit.name !== name) continue;
+        for (const file of await this.filesMentioning(scanned, name, started, walk)) {
+          const hits = [...(await this.callsOf(file, walk) ?? []).filter((hit) => hit.name === name), ...await this.pointersTo(file, name)];
+          for (const hit of hits) {
             const caller = await this.symbolAt(file, { line: hit.line, column: hit.column }, false);
             const key = caller ? caller.id : `${file}\u0000top`;
             let entry = byCaller.get(key);
@@ -375,15 +388,57 @@ class CallContext {
     return candidates.reduce((best, s) => (score(s) > score(best) ? s : best));
   }
 
-  /** The files whose text has the name followed by a call's `(` (templates and generics between), read in parallel. */
-  private async filesMentioning(files: string[], name: string, started: number): Promise<string[]> {
-    const pattern = new RegExp(`(?<![\\w$])${escapeRegExp(name)}!?\\s*(?:<[^;{}()]*>\\s*)?\\(`);
+  /**
+   * The files whose text has the name followed by a call's `(` (templates and generics between), or taken as a
+   * pointer (`&f`, `Type::f`), read in parallel until the search's time budget runs out; the walk's notes say
+   * what was not read (files past the budget, files that could not be read).
+   */
+  private async filesMentioning(files: string[], name: string, started: number, walk: Walk): Promise<string[]> {
+    const escaped = escapeRegExp(name);
+    const pattern = new RegExp(`(?<![\\w$])${escaped}!?\\s*(?:<[^;{}()]*>\\s*)?\\(|(?:::|&)\\s*${escaped}(?![\\w$])`);
     const out: string[] = [];
+    const read = new Set<string>();
+    const unread: string[] = [];
     await forEachLimit(files, READ_CONCURRENCY, async (file) => {
+      read.add(file);
       const text = await this.textOf(file);
-      if (text !== undefined && text.includes(name) && pattern.test(text)) out.push(file);
+      if (text === undefined) unread.push(file);
+      else if (text.includes(name) && pattern.test(text)) out.push(file);
     }, () => performance.now() - started > SCAN_BUDGET_MS);
+    if (read.size < files.length) {
+      const first = files.find((file) => !read.has(file));
+      const note = `the syntactic search ran out of its ${SCAN_BUDGET_MS / 1000} s budget: ${files.length - read.size} of ${files.length} files were not searched for '${name}' (from ${first} on, in the index's order)`;
+      walk.notes.push(note);
+    }
+    if (unread.length > 0) {
+      unread.sort();
+      walk.notes.push(`${unread.length} file${unread.length === 1 ? ' was' : 's were'} not read for '${name}' (unreadable, binary or over ${FILE_BYTES_MAX / 1024 / 1024} MB): ${unread.slice(0, 5).join(', ')}${unread.length > 5 ? ', ...' : ''}`);
+    }
     return out.sort();
+  }
+
+  /**
+   * Where a file takes the function without calling it, as a pointer or a reference to it: `&f`, `&Type::f`,
+   * `Type::f` passed as an argument (a server's incoming calls count these references too). Identifier tokens
+   * outside comments and strings, preceded by `::` or `&` and not followed by a call.
+   */
+  private async pointersTo(file: string, name: string): Promise<CallHit[]> {
+    const language = languageOfPath(file);
+    const text = await this.textOf(file);
+    if (!language || text === undefined || !text.includes(name)) return [];
+    const lines = text.split('\n');
+    const hits: CallHit[] = [];
+    for (const at of scanOccurrences(language.syntax, text, name)) {
+      const line = lines[at.line - 1] ?? '';
+      const before = line.slice(0, at.column - 1).trimEnd();
+      const after = line.slice(at.column - 1 + name.length).trimStart();
+      if (!(before.endsWith('::') || before.endsWith('&')) || before.endsWith('&&')) continue;
+      if (after.startsWith('(') || after.startsWith('<')) continue;
+      // `Type::f` in its own declarations and definitions (`void Type::f()` is followed by `(` above; `Type::f;` in a using-declaration is no use).
+      if (/^\busing\b/.test(before.trimStart())) continue;
+      hits.push({ name, line: at.line, column: at.column });
+    }
+    return hits;
   }
 
   private textOf(file: string): Promise<string | undefined> {
@@ -413,6 +468,27 @@ class CallContext {
     }
     return hits;
   }
+}
+
+/**
+ * The server's walk and the source's, one entry per function: an entry both found keeps the server's and gains the
+ * call sites only the source saw; the source's other entries follow. Depths and `via` as each found them.
+ */
+function mergeWalks(server: Walk, source: Walk): Walk {
+  const found = server.found.map((entry) => ({ ...entry, sites: [...entry.sites] }));
+  const byId = new Map<string, Found>();
+  for (const entry of found) if (entry.symbol) byId.set(entry.symbol.id, entry);
+  for (const entry of source.found) {
+    const same = entry.symbol ? byId.get(entry.symbol.id) : undefined;
+    if (!same) {
+      found.push(entry);
+      continue;
+    }
+    const seen = new Set(same.sites.map((site) => `${site.file}:${site.line}`));
+    for (const site of entry.sites) if (!seen.has(`${site.file}:${site.line}`)) same.sites.push(site);
+  }
+  found.sort((a, b) => a.depth - b.depth);
+  return { found, omitted: server.omitted + source.omitted, notes: [...server.notes, ...source.notes] };
 }
 
 function workspaceFile(services: Services, symbol: StoredSymbol): WorkspaceFile | undefined {

@@ -6,7 +6,7 @@ import type { Services } from '../services.js';
 import type { ChildSymbol, ChildrenQuery, ChildrenResponse } from '../../schemas/children.js';
 import type { Position } from '../../schemas/common.js';
 import type { WorkspaceFile } from '../workspace.js';
-import { checkPosition, loadDocumentSymbols, rangeHolds, rangeSize, readLines, type SymbolNode } from './document-symbols.js';
+import { checkPosition, loadFileSymbols, rangeHolds, rangeSize, readLines, type SymbolNode } from './document-symbols.js';
 import { elapsedMs } from './elapsed.js';
 
 export interface ChildrenOptions {
@@ -32,7 +32,7 @@ export async function getChildren(services: Services, options: ChildrenOptions):
 }
 
 async function childrenAt(services: Services, file: WorkspaceFile, position: Position, options: ChildrenOptions, started: number): Promise<ChildrenResponse> {
-  const { language, nodes } = await loadDocumentSymbols(services, file, options.signal, started);
+  const { language, nodes, source, reason } = await loadFileSymbols(services, file, options.signal, started);
   const symbol = symbolAt(nodes, position);
   if (!symbol) {
     throw new PlumbError('no_symbol_at_position', `No symbol at ${file.relative}:${position.line}:${position.column} (parameters 'line' and 'column')`);
@@ -68,7 +68,8 @@ async function childrenAt(services: Services, file: WorkspaceFile, position: Pos
   return {
     file: file.relative,
     language,
-    source: 'lsp',
+    source,
+    ...(reason ? { reason } : {}),
     symbol: head,
     depth: maxDepth === Infinity ? 'all' : maxDepth,
     results,

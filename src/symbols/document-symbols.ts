@@ -2,6 +2,8 @@ import { DocumentSymbolRequest, type DocumentSymbol, type SymbolInformation } fr
 import { invalidParameter, PlumbError } from '../errors.js';
 import { kindFromLsp, type NormalizedKind } from '../kinds.js';
 import { fromLspRange } from '../lsp/convert.js';
+import path from 'node:path';
+import type { StoredSymbol } from '../index/store.js';
 import type { Services } from '../services.js';
 import type { WorkspaceFile } from '../workspace.js';
 import type { Position, Range } from '../../schemas/common.js';
@@ -23,6 +25,77 @@ export interface SymbolNode {
 export interface FileSymbols {
   language: string;
   nodes: SymbolNode[];
+}
+
+/** A file's symbol tree as /outline and /children answer it: the server's, or the index's where the server's is evidently poor. */
+export interface AnsweredSymbols extends FileSymbols {
+  source: 'lsp' | 'index';
+  /** Why the index's tree answers instead of the server's. */
+  reason?: string;
+}
+
+/** Kinds that are types: the index reading one where the server reports a variable or a function says the server misread the file. */
+const TYPE_KINDS = new Set<NormalizedKind>(['class', 'struct', 'interface', 'enum']);
+
+/**
+ * The server's document symbols, unless they are evidently poor next to what the index read from the same file:
+ * none at all where the index holds symbols, or a type the index holds at a name that the server reports as a
+ * variable or a function (clangd without a file's includes reads `class MYGAME_API UMyComponent : public
+ * UActorComponent` as a variable, UCLASS(...) as a function). Then the index's tree answers, saying why.
+ */
+export async function loadFileSymbols(services: Services, file: WorkspaceFile, signal?: AbortSignal, since?: number): Promise<AnsweredSymbols> {
+  const served = await loadDocumentSymbols(services, file, signal, since);
+  const indexed = (await services.index.reader.symbolsInFile(file.relative)).filter((symbol) => !path.isAbsolute(symbol.file));
+  if (indexed.length === 0) return { ...served, source: 'lsp' };
+  const server = services.lsp.languageFor(file).name;
+  let reason: string | undefined;
+  if (served.nodes.length === 0) {
+    reason = `the ${server} server gave no symbols for ${file.relative}, where the index holds ${indexed.length}`;
+  } else {
+    const byName = new Map<string, SymbolNode>();
+    const visit = (node: SymbolNode): void => {
+      byName.set(`${node.selectionRange.start.line}:${node.selectionRange.start.column}`, node);
+      node.children.forEach(visit);
+    };
+    served.nodes.forEach(visit);
+    const misread = indexed.filter((symbol) => {
+      if (!TYPE_KINDS.has(symbol.kind as NormalizedKind) || symbol.forwardDeclaration) return false;
+      const node = byName.get(`${symbol.selectionRange.start.line}:${symbol.selectionRange.start.column}`);
+      return node !== undefined && !TYPE_KINDS.has(node.kind) && node.kind !== 'type_alias';
+    });
+    if (misread.length > 0) {
+      const first = misread[0];
+      const node = byName.get(`${first.selectionRange.start.line}:${first.selectionRange.start.column}`)!;
+      const more = misread.length > 1 ? ` (and ${misread.length - 1} more type${misread.length === 2 ? '' : 's'})` : '';
+      reason = `the ${server} server misread ${file.relative}: it reports ${first.kind} ${first.name} (line ${first.line}) as a ${node.kind}${more}, likely for headers or macros it could not find`;
+    }
+  }
+  if (!reason) return { ...served, source: 'lsp' };
+  return { language: served.language, nodes: indexTree(indexed), source: 'index', reason: `${reason}: the index's tree of the file answers instead` };
+}
+
+/** The index's symbols of one file as a tree, nested by range; a member defined outside its type keeps the type as qualifier (`UMyComponent::AddScore`). */
+function indexTree(symbols: StoredSymbol[]): SymbolNode[] {
+  const flat = symbols.map((symbol): SymbolNode & { containingType: string | null } => ({
+    name: symbol.name,
+    kind: symbol.kind as NormalizedKind,
+    detail: symbol.signature ?? null,
+    range: symbol.range,
+    selectionRange: symbol.selectionRange,
+    children: [],
+    containingType: symbol.containingType,
+  }));
+  const roots = nestByContainment(flat);
+  const qualify = (nodes: SymbolNode[], parent: string | undefined): void => {
+    for (const node of nodes) {
+      const owner = (node as SymbolNode & { containingType: string | null }).containingType;
+      delete (node as Partial<SymbolNode & { containingType: string | null }>).containingType;
+      if (owner && owner !== parent && !owner.endsWith(`::${parent}`)) node.qualifier = owner.split('::');
+      qualify(node.children, node.name);
+    }
+  };
+  qualify(roots, undefined);
+  return roots;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { OutlineNode, OutlineQuery, OutlineResponse } from '../../schemas/outline.js';
 import type { Services } from '../services.js';
-import { loadDocumentSymbols, readLines, type SymbolNode } from './document-symbols.js';
+import { loadFileSymbols, readLines, type SymbolNode } from './document-symbols.js';
 import { elapsedMs } from './elapsed.js';
 import { yieldToEventLoop } from '../semaphore.js';
 
@@ -28,7 +28,7 @@ export async function getOutline(services: Services, options: OutlineOptions): P
   const file = services.workspace.resolveFile('file', options.file);
   // Per language server, and the time waiting for a permit counts against the server request's budget.
   return services.heavy.run(services.lsp.languageFor(file).id, async () => {
-    const { language, nodes } = await loadDocumentSymbols(services, file, options.signal, started);
+    const { language, nodes, source, reason } = await loadFileSymbols(services, file, options.signal, started);
     const wanted = parseNameList(options.displayCodeFor);
     const matches = new Map(wanted.map((path) => [path.join('.'), 0]));
     const lines = wanted.length > 0 ? await readLines(services, file) : [];
@@ -84,7 +84,8 @@ export async function getOutline(services: Services, options: OutlineOptions): P
     return {
       file: file.relative,
       language,
-      source: 'lsp',
+      source,
+      ...(reason ? { reason } : {}),
       results,
       ...(wanted.length > 0 ? { displayCodeFor: wanted.map((path) => ({ query: path.join('.'), matches: matches.get(path.join('.')) ?? 0 })) } : {}),
       ...(omittedSymbols > 0 ? { truncated: true, omittedSymbols } : {}),

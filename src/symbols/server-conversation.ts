@@ -221,6 +221,30 @@ export async function semanticOr<T>(session: ServerSession, semantic: () => Prom
   return { answer: await syntactic(session.outcome.reason ?? `the ${session.outcome.language} server did not answer`), precision: 'syntactic' };
 }
 
+/**
+ * Errors by which a server says it could not read a file as written, rather than that the code is wrong: an
+ * include it cannot find (a module checked out without its engine, generated headers never generated), a name
+ * used as a type it never saw declared (UCLASS, GENERATED_BODY, int32 from headers it could not read), its
+ * parser giving up. Its answers about such a file miss what a reader sees in it.
+ */
+const UNREAD = [/file not found/i, /unknown type name/i, /unknown class name/i, /too many errors emitted/i, /requires a type specifier/i, /no template named/i, /expected class name/i];
+/** The wait for a server's first diagnostics of a file it just opened (clangd publishes them once it has parsed it). */
+const DIAGNOSTICS_WAIT_MS = 1500;
+
+/**
+ * Why the session's server could not parse its file, from the errors it published about it (`unread` errors
+ * only; see UNREAD); undefined when it could, when it published nothing in time, or when no server is open.
+ */
+export async function unparsedReason(services: Services, session: ServerSession, file: WorkspaceFile | undefined = session.file): Promise<string | undefined> {
+  if (!file || session.file === undefined) return undefined;
+  const diagnostics = await services.lsp.diagnostics(file, DIAGNOSTICS_WAIT_MS);
+  const unread = (diagnostics ?? []).filter((d) => (d.severity ?? 1) === 1 && UNREAD.some((pattern) => pattern.test(d.message)));
+  if (unread.length === 0) return undefined;
+  // clangd's first line says it (`In included file: 'CoreMinimal.h' file not found`), then where, and whether it has a fix.
+  const shown = [...new Set(unread.map((d) => d.message.split('\n')[0].replace(/\s*\(fix available\)$/, '').trim()))].slice(0, 3).join('; ');
+  return `the ${session.outcome.language} server could not parse ${file.relative} (${unread.length} error${unread.length === 1 ? '' : 's'} such as: ${shown})`;
+}
+
 /** The sentence an answer's `reason` carries while the server it asked was still indexing. */
 export function indexingReason(outcome: ServerOutcome): string | undefined {
   if (outcome.state !== 'indexing') return undefined;

@@ -23,7 +23,7 @@ import { elapsedMs } from './elapsed.js';
 import { checkLimit, listEnvelope, toIndexSymbol } from './envelope.js';
 import { stripBom } from '../files.js';
 import { resolveOne, type ResolvedSymbol } from './resolve-symbol.js';
-import { indexingReason, REFERENCES, semanticOr, ServerConversation, type ServerSession } from './server-conversation.js';
+import { indexingReason, REFERENCES, semanticOr, ServerConversation, unparsedReason, type ServerSession } from './server-conversation.js';
 
 /** A reference before it is answered: where it is. */
 interface Hit {
@@ -37,7 +37,7 @@ interface Hit {
 
 interface Found {
   hits: Hit[];
-  source: 'lsp' | 'index';
+  source: 'lsp' | 'index' | 'both';
   precision: 'semantic' | 'syntactic';
   reason?: string;
   partial?: { reason: string };
@@ -92,12 +92,42 @@ async function semanticOrSyntactic(services: Services, resolved: ResolvedSymbol,
   // One request is the answer: a server that runs out of time is a 504, not a silent fallback.
   const conversation = new ServerConversation(services, signal, { timeouts: 'fail' });
   const session = await conversation.open(fileOfSymbol(services, symbol) ?? symbol.file, symbol.language, [REFERENCES]);
-  const { answer } = await semanticOr(
+  const { answer, precision } = await semanticOr(
     session,
     () => semantic(services, conversation, session, resolved, signal),
     (reason) => syntactic(services, symbol, userOnly, `identifier matches of '${symbol.name}' (not in comments or strings), since ${reason}: other symbols with the same name are included`, signal),
   );
-  return { ...answer, server: session.outcome };
+  if (precision === 'syntactic') return { ...answer, server: session.outcome };
+  return { ...await checkedAgainstSource(services, session, answer, resolved, userOnly, signal), server: session.outcome };
+}
+
+/**
+ * The server's references where they can be trusted; where they evidently cannot, merged with or replaced by the
+ * identifier matches, saying why: the server could not parse the symbol's file (its includes not found, macros it
+ * never saw defined: an Unreal module without the engine), so its references miss what a reader sees — merged; or it
+ * found none, while the source uses the name — the name's matches, since the server may not read the files using it.
+ */
+async function checkedAgainstSource(services: Services, session: ServerSession, answer: Found, resolved: ResolvedSymbol, userOnly: boolean, signal?: AbortSignal): Promise<Found> {
+  const { symbol } = resolved;
+  const unparsed = await unparsedReason(services, session);
+  const declared = unparsed ? undefined : await declarationSpots(services, symbol);
+  const used = answer.hits.filter((hit) => !isOwnPlace(hit, resolved.places) && !declared?.has(spot(hit.file, hit)));
+  if (!unparsed && used.length > 0) return answer;
+  const matches = `identifier matches of '${symbol.name}' (not in comments or strings; other symbols with the same name are included)`;
+  const scan = await syntactic(services, symbol, userOnly, matches, signal);
+  const partial = [answer.partial?.reason, scan.partial?.reason].filter((r): r is string => Boolean(r));
+  const common = { filesScanned: scan.filesScanned, droppedIgnored: answer.droppedIgnored, ...(partial.length > 0 ? { partial: { reason: partial.join('; ') } } : {}) };
+  if (unparsed) {
+    session.outcome.reason = unparsed;
+    const reason = `${unparsed}: its ${answer.hits.length} reference${answer.hits.length === 1 ? '' : 's'} are merged with the ${matches}`;
+    return { ...common, hits: [...answer.hits, ...scan.hits], source: 'both', precision: 'syntactic', reason };
+  }
+  const spots = await declarationSpots(services, symbol);
+  const seen = scan.hits.filter((hit) => !isOwnPlace(hit, resolved.places) && !spots.has(spot(hit.file, hit)));
+  if (seen.length === 0) return answer;
+  const reason = `the ${session.outcome.language} server found no references, but the source uses the name ${seen.length} time${seen.length === 1 ? '' : 's'} (the server may not parse the files using it): ${matches}`;
+  session.outcome.reason = `the ${session.outcome.language} server found no references`;
+  return { ...common, hits: scan.hits, source: 'index', precision: 'syntactic', reason };
 }
 
 async function semantic(services: Services, conversation: ServerConversation, session: ServerSession, resolved: ResolvedSymbol, signal?: AbortSignal): Promise<Found> {

@@ -77,7 +77,8 @@ export async function callsIn(spec: LanguageSpec | undefined, source: string, li
 /** The identifier a callee expression ends in: `a.b.c` → c, `ns::f<T>` → f, `(*fp)` → none. */
 function nameNode(node: Node, depth: number): Node | null {
   if (depth > 8) return null;
-  if (/identifier$/.test(node.type) || node.type === 'name' || node.type === 'operator_name' || node.type === 'destructor_name') return node;
+  // `ns::f` is a qualified_identifier: its name field names it (`f`), not its whole text.
+  if ((/identifier$/.test(node.type) && node.type !== 'qualified_identifier') || node.type === 'name' || node.type === 'operator_name' || node.type === 'destructor_name') return node;
   for (const field of NAME_FIELDS) {
     const child = node.childForFieldName(field);
     if (child) return nameNode(child, depth + 1);
