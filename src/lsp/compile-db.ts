@@ -4,6 +4,7 @@ import { mkdir, open, readFile, readdir, rename, writeFile } from 'node:fs/promi
 import path from 'node:path';
 import type { PlumbConfig } from '../config.js';
 import { PlumbError } from '../errors.js';
+import { buildOutputReason } from '../index/build-output.js';
 
 /** One entry of compile_commands.json, as clang's JSONCompilationDatabase reads it. */
 export interface CompileCommand {
@@ -30,8 +31,12 @@ export interface CompileDatabase {
 
 export const SOURCE_EXTENSIONS = new Set(['.c', '.cc', '.cpp', '.cxx', '.c++', '.m', '.mm']);
 export const HEADER_EXTENSIONS = new Set(['.h', '.hh', '.hpp', '.hxx', '.h++', '.inl', '.ipp', '.tcc']);
-/** Directories never walked for sources: dependencies, VCS data and build output. */
-const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git', '.hg', '.svn', 'build', 'out', '_build', 'dist', 'target', 'bazel-out', 'CMakeFiles']);
+/**
+ * Directories never walked for sources: dependencies, VCS data, Bazel's output links. Build output is told as the
+ * index tells it (build-output.ts: a build tool's marker, or a manifest naming it), never by a name alone: the
+ * kernel's drivers/target and tools/build are sources clangd must have commands for.
+ */
+const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git', '.hg', '.svn', 'bazel-out', 'bazel-bin', 'bazel-testlogs']);
 /** Directories kept on the include path even without headers of their own, because code includes through them ("gtest/gtest.h"). */
 const INCLUDE_ROOT_NAMES = new Set(['include', 'inc', 'src', 'source', 'lib']);
 const MAX_FILES = 200_000;
@@ -93,7 +98,7 @@ export interface SynthesisOptions {
 export async function synthesizeCompileCommands(root: string, options: SynthesisOptions, responseFile: string): Promise<{ entries: CompileCommand[]; flags: string[] }> {
   const sources: string[] = [];
   const includeDirectories = new Set<string>();
-  await walk(root, root, sources, includeDirectories);
+  await walk(root, root, [], sources, includeDirectories);
   const flags = [...options.defines.map((define) => `-D${define}`), ...[...includeDirectories].sort().map((directory) => `-I${directory}`)];
   const entries = sources.sort().map((file) => {
     const isC = path.extname(file) === '.c';
@@ -111,18 +116,21 @@ export function responseFileText(flags: readonly string[]): string {
   return flags.map((flag) => (/[\s"'\\]/.test(flag) ? `"${flag.replace(/(["\\])/g, '\\$1')}"` : flag)).join('\n') + '\n';
 }
 
-async function walk(root: string, directory: string, sources: string[], includes: Set<string>): Promise<void> {
+/** Walks a directory for sources and header directories; `parentEntries` are the names its parent holds (build output is told by them too). */
+async function walk(root: string, directory: string, parentEntries: readonly string[], sources: string[], includes: Set<string>): Promise<void> {
   let entries;
   try {
     entries = await readdir(directory, { withFileTypes: true });
   } catch {
     return; // Unreadable directories are skipped, as an editor would.
   }
+  const names = entries.map((entry) => entry.name);
+  if (directory !== root && buildOutputReason(path.basename(directory), names, path.dirname(directory), () => parentEntries)) return;
   let hasHeaders = false;
   const subdirectories: string[] = [];
   for (const entry of entries) {
     if (entry.isDirectory()) {
-      if (!SKIPPED_DIRECTORIES.has(entry.name) && !entry.name.startsWith('.') && !entry.name.startsWith('cmake-build-')) subdirectories.push(path.join(directory, entry.name));
+      if (!SKIPPED_DIRECTORIES.has(entry.name) && !entry.name.startsWith('.')) subdirectories.push(path.join(directory, entry.name));
     } else if (entry.isFile() && sources.length < MAX_FILES) {
       const extension = path.extname(entry.name).toLowerCase();
       if (SOURCE_EXTENSIONS.has(extension)) sources.push(path.join(directory, entry.name));
@@ -137,7 +145,7 @@ async function walk(root: string, directory: string, sources: string[], includes
       if (parent === root) break;
     }
   }
-  for (const subdirectory of subdirectories) await walk(root, subdirectory, sources, includes);
+  for (const subdirectory of subdirectories) await walk(root, subdirectory, names, sources, includes);
 }
 
 /** Writes the entries as a JSON array, a chunk of entries at a time: no single string holds the whole database. */

@@ -111,6 +111,7 @@ t.test('without a database, one is synthesized from googletest with every source
 t.test('synthesis skips node_modules, .git and build directories and uses the C standard for .c files', async (t) => {
   const root = tempDir(t);
   for (const dir of ['src', 'node_modules/dep', '.git', 'build', 'include/lib']) mkdirSync(path.join(root, dir), { recursive: true });
+  writeFileSync(path.join(root, 'build/build.ninja'), '');
   writeFileSync(path.join(root, 'src/a.c'), 'int a;');
   writeFileSync(path.join(root, 'src/b.cpp'), 'int b;');
   writeFileSync(path.join(root, 'node_modules/dep/c.cc'), '');
@@ -121,6 +122,26 @@ t.test('synthesis skips node_modules, .git and build directories and uses the C 
   t.same(entries[0].arguments!.slice(0, 3), ['clang', '-std=c11', `@${path.join(root, 'flags.rsp')}`]);
   t.ok(flags.includes(`-I${path.join(root, 'include/lib')}`));
   t.ok(flags.includes(`-I${path.join(root, 'include')}`));
+});
+
+t.test('synthesis tells build output as the index does: a source folder named target, build or out is walked, a build tree is not', async (t) => {
+  const root = tempDir(t);
+  const dirs = ['drivers/target', 'tools/build', 'out', 'cmake-build-debug', 'build', 'rust/target/debug', 'include/target'];
+  for (const dir of dirs) mkdirSync(path.join(root, dir), { recursive: true });
+  writeFileSync(path.join(root, 'drivers/target/core.c'), 'int core;');
+  writeFileSync(path.join(root, 'tools/build/fixdep.c'), 'int fixdep;');
+  writeFileSync(path.join(root, 'out/gen.cc'), 'int gen;');
+  writeFileSync(path.join(root, 'include/target/core.h'), '');
+  // CMake's build trees (any name, CLion's cmake-build-debug too), and Cargo's target/ beside Cargo.toml.
+  writeFileSync(path.join(root, 'cmake-build-debug/CMakeCache.txt'), '');
+  writeFileSync(path.join(root, 'cmake-build-debug/x.cc'), '');
+  writeFileSync(path.join(root, 'build/CMakeCache.txt'), '');
+  writeFileSync(path.join(root, 'build/y.cc'), '');
+  writeFileSync(path.join(root, 'rust/Cargo.toml'), '[package]');
+  writeFileSync(path.join(root, 'rust/target/debug/z.c'), '');
+  const { entries, flags } = await synthesizeCompileCommands(root, DEFAULTS, path.join(root, 'flags.rsp'));
+  t.same(entries.map((entry) => path.relative(root, entry.file)), ['drivers/target/core.c', 'out/gen.cc', 'tools/build/fixdep.c']);
+  t.ok(flags.includes(`-I${path.join(root, 'include/target')}`), 'a header folder named target is on the include path');
 });
 
 t.test('response files quote what needs it, as clang reads them', async (t) => {
