@@ -93,7 +93,7 @@ function threadRows(w: WorkerStats[], prefix: string, parsed: string): Array<[st
     ['prepare', 'prepare: blank bodies', 'syntax/bodies.ts, languages/cpp/macros.ts'],
     ['parse', 'tree-sitter parse', parsed],
     ['extract', 'extraction walk from JS', 'src/syntax/extract.ts + languages/*.ts'],
-    ['serialize', 'symbols to JSON', 'the message to the main thread'],
+    ['serialize', 'symbols to JSON, ids, humps', 'the message to the main thread, with the writer\'s per-symbol values'],
   ];
   const start = w.every((s) => s.startCpuMs !== undefined) ? sum(w, 'startCpuMs') : 0;
   const cpuAll = cpuOf(w);

@@ -15,6 +15,8 @@ export interface ParseTask {
   language: LanguageId;
   /** The stored hash: an equal hash means the file's symbols are unchanged and it is not parsed. */
   previousHash?: string;
+  /** The file's stored path: the thread then works out the symbols' ids and humps too (FileUpdate.sids, humps). */
+  stored?: string;
   /** The bench's baseline: parse only (the text as written, or prepared as the extractor does), no symbols. */
   parseOnly?: 'raw' | 'prepared';
 }
@@ -48,7 +50,7 @@ export interface WorkerStats {
  */
 export type WorkerResult =
   /** `retire`: the thread parsed a file so large that it should be replaced once its tasks are done (parse-worker.ts). */
-  | { id: number; outcome: 'parsed'; hash: string; size: number; symbolsJson: string; retire?: boolean }
+  | { id: number; outcome: 'parsed'; hash: string; size: number; symbolsJson: string; derivedJson?: string; retire?: boolean }
   | { id: number; outcome: 'stats'; stats: WorkerStats }
   | Exclude<ParseResult, { outcome: 'parsed' }>;
 
@@ -63,8 +65,14 @@ export function tooLargeDetail(size: number): string {
   return `is ${(size / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_PARSED_BYTES / 1024 / 1024} MB plumb parses`;
 }
 
+/** What a thread works out per symbol for the writer when it knows the stored path (ParseTask.stored). */
+export interface DerivedValues {
+  sids: string[];
+  humps: string[];
+}
+
 export type ParseResult =
-  | { id: number; outcome: 'parsed'; hash: string; size: number; symbols: ExtractedSymbol[] }
+  | { id: number; outcome: 'parsed'; hash: string; size: number; symbols: ExtractedSymbol[]; derived?: DerivedValues }
   | { id: number; outcome: 'unchanged'; hash: string; size: number }
   /** Read but not parsed, with why (`detail`: a sentence for people); `hash` is empty when it could not be read. */
   | { id: number; outcome: 'skipped'; reason: SkipReason; detail: string; hash: string; size: number }
@@ -172,8 +180,9 @@ export class ParsePool {
       if (message.outcome === 'parsed') {
         const started = performance.now();
         const symbols = decodeSymbols(message.symbolsJson);
+        const derived = message.derivedJson === undefined ? undefined : decodeDerived(message.derivedJson, symbols.length);
         this.decodeMs += performance.now() - started;
-        pending?.resolve({ id: message.id, outcome: 'parsed', hash: message.hash, size: message.size, symbols });
+        pending?.resolve({ id: message.id, outcome: 'parsed', hash: message.hash, size: message.size, symbols, ...(derived ? { derived } : {}) });
       } else {
         pending?.resolve(message);
       }
@@ -221,4 +230,15 @@ export class ParsePool {
       }
     }
   }
+}
+
+/** The ids and humps of `count` symbols, sent as one JSON array: the ids, then the humps. */
+export function encodeDerived(derived: DerivedValues): string {
+  return JSON.stringify([...derived.sids, ...derived.humps]);
+}
+
+function decodeDerived(text: string, count: number): DerivedValues | undefined {
+  const values = JSON.parse(text) as string[];
+  if (values.length !== 2 * count) return undefined;
+  return { sids: values.slice(0, count), humps: values.slice(count) };
 }

@@ -7,9 +7,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { addLanguageModules, languageById, type Language, type SourcePiece } from '../languages/index.js';
 import { extractSymbols } from '../syntax/index.js';
 import { loadParser } from '../syntax/grammars.js';
-import { contentHash } from './ids.js';
+import type { ExtractedSymbol } from '../syntax/types.js';
+import { contentHash, symbolIds } from './ids.js';
+import { humpsOf } from './ranking.js';
 import { encodeSymbols } from './symbol-codec.js';
-import { MAX_PARSED_BYTES, tooLargeDetail, type ParseTask, type WorkerRequest, type WorkerResult, type WorkerStats } from './parse-pool.js';
+import { encodeDerived, MAX_PARSED_BYTES, tooLargeDetail, type DerivedValues, type ParseTask, type WorkerRequest, type WorkerResult, type WorkerStats } from './parse-pool.js';
 import { threadCpuMs } from './thread-cpu.js';
 
 /** From this size a file its language can cut is read in pieces of PIECE_SIZE (Language.largeFilePieces). */
@@ -54,17 +56,19 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
     if (task.parseOnly) return await parseOnly(task, language.syntax, content.toString('utf8'), hash);
     const text = content.toString('utf8');
     const pieces = content.length > PIECES_FROM_BYTES ? language.largeFilePieces?.(text, PIECE_SIZE) : undefined;
+    const derived = task.stored === undefined ? undefined : new Derive(task.stored);
     let symbolsJson: string;
     if (pieces) {
-      symbolsJson = await extractInPieces(language, pieces);
+      symbolsJson = await extractInPieces(language, pieces, derived);
     } else {
-      const symbols = await extractSymbols(language, text, stats);
+      const symbols = derived ? derived.add(await extractSymbols(language, text, stats)) : await extractSymbols(language, text, stats);
       clock = performance.now();
       symbolsJson = encodeSymbols(symbols);
       lap('serialize', clock);
     }
     const retire = !pieces && content.length > RETIRE_AFTER_BYTES;
-    return { id: task.id, outcome: 'parsed', hash, size: content.length, symbolsJson, ...(retire ? { retire } : {}) };
+    const derivedJson = derived ? encodeDerived(derived) : undefined;
+    return { id: task.id, outcome: 'parsed', hash, size: content.length, symbolsJson, ...(derivedJson !== undefined ? { derivedJson } : {}), ...(retire ? { retire } : {}) };
   } catch (error) {
     return { id: task.id, outcome: 'failed', error: error instanceof Error ? error.message : String(error) };
   }
@@ -75,10 +79,11 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
  * once extracted, so only one piece's symbols are objects at a time (the kernel's 24 MB header of 194,403
  * #defines held them all, some 400 MB, until its message was written).
  */
-async function extractInPieces(language: Language, pieces: SourcePiece[]): Promise<string> {
+async function extractInPieces(language: Language, pieces: SourcePiece[], derived: Derive | undefined): Promise<string> {
   const parts: string[] = [];
   for (const piece of pieces) {
-    const symbols = await extractSymbols(language, piece.text, stats);
+    const extracted = await extractSymbols(language, piece.text, stats);
+    const symbols = derived ? derived.add(extracted) : extracted;
     for (const symbol of symbols) {
       for (const range of [symbol.range, symbol.selectionRange]) {
         range.start.line += piece.line;
@@ -91,6 +96,28 @@ async function extractInPieces(language: Language, pieces: SourcePiece[]): Promi
     lap('serialize', clock);
   }
   return `[${parts.join(',')}]`;
+}
+
+/**
+ * The writer's per-symbol values worked out here (FileUpdate.sids, humps): the symbols the index keeps (a name
+ * on one line, not empty: SymbolIndex drops the others), their ids in the file and their humps.
+ */
+class Derive implements DerivedValues {
+  readonly sids: string[] = [];
+  readonly humps: string[] = [];
+  private readonly seen = new Map<string, number>();
+
+  constructor(private readonly stored: string) {}
+
+  /** The symbols kept of `symbols`, their values added. */
+  add(symbols: ExtractedSymbol[]): ExtractedSymbol[] {
+    const clock = performance.now();
+    const kept = symbols.filter((symbol) => symbol.name !== '' && !symbol.name.includes('\n'));
+    this.sids.push(...symbolIds(this.stored, kept, this.seen));
+    for (const symbol of kept) this.humps.push(humpsOf(symbol.name));
+    lap('serialize', clock);
+    return kept;
+  }
 }
 
 /** A file larger than plumb parses: `hash` is empty when it was not read. */

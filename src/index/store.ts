@@ -142,6 +142,12 @@ export interface FileUpdate {
   /** The file's module for qualified search, dotted (`flask.app`, `net.http`; src/index/modules.ts), or null where its language has none. */
   module?: string | null;
   symbols: ExtractedSymbol[];
+  /**
+   * Per symbol, in order, when the parser thread worked them out (the main thread, which writes, is the build's
+   * busiest): symbolIds(file, symbols) and humpsOf(name). A writer computes what is absent.
+   */
+  sids?: string[];
+  humps?: string[];
   /** Why the file is recorded without being parsed (its symbols are none): listed in /status. */
   skipped?: { reason: SkipReason; detail: string };
 }

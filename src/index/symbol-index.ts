@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { PlumbConfig } from '../config.js';
 import { languageById } from '../languages/index.js';
 import { isManifestFile, PackageResolver } from './manifests.js';
-import { MAX_PARSED_BYTES, ParsePool, tooLargeDetail, type ParseResult, type WorkerStats } from './parse-pool.js';
+import { MAX_PARSED_BYTES, ParsePool, tooLargeDetail, type DerivedValues, type ParseResult, type WorkerStats } from './parse-pool.js';
 import { threadCpuMs } from './thread-cpu.js';
 import { openStore } from './open-store.js';
 import { storeLocation, type BuildOutputDirectory, type FileStamp, type LeftOut, type FileState, type FileUpdate, type PackageRef, type SymbolReader, type SymbolStore } from './store.js';
@@ -527,12 +527,14 @@ export class SymbolIndex {
     const result = await parseFile(pool, file, previousHash);
     if (result.outcome === 'skipped') return this.toUpdate(file, result.hash, result.size, [], { reason: result.reason, detail: result.detail });
     if (result.outcome !== 'parsed') return undefined;
-    return this.toUpdate(file, result.hash, result.size, result.symbols);
+    return this.toUpdate(file, result.hash, result.size, result.symbols, undefined, result.derived);
   }
 
-  private toUpdate(file: WalkedFile, hash: string, size: number, extracted: FileUpdate['symbols'], skipped?: FileUpdate['skipped']): FileUpdate {
-    // No language has names spanning lines: such a "name" is a parser's error recovery, not a symbol.
+  private toUpdate(file: WalkedFile, hash: string, size: number, extracted: FileUpdate['symbols'], skipped?: FileUpdate['skipped'], derived?: DerivedValues): FileUpdate {
+    // No language has names spanning lines: such a "name" is a parser's error recovery, not a symbol (the parser
+    // thread, which worked out `derived`, kept the same).
     const symbols = extracted.filter((symbol) => symbol.name !== '' && !symbol.name.includes('\n'));
+    const values = derived && symbols.length === extracted.length && derived.sids.length === symbols.length ? derived : undefined;
     return {
       file: file.stored,
       size,
@@ -545,6 +547,7 @@ export class SymbolIndex {
       external: file.root.external,
       module: moduleOf(file.absolute, file.root.path, languageById(file.language), this.isPackage),
       symbols,
+      ...(values ? { sids: values.sids, humps: values.humps } : {}),
       ...(skipped ? { skipped } : {}),
     };
   }
@@ -719,7 +722,7 @@ export class SymbolIndex {
       if (this.closed) return;
       if (result.outcome === 'parsed') {
         summary.filesParsed++;
-        batch.push(this.toUpdate(file, result.hash, result.size, result.symbols));
+        batch.push(this.toUpdate(file, result.hash, result.size, result.symbols, undefined, result.derived));
         batchSymbols += result.symbols.length;
         unwritten += result.symbols.length;
       } else if (result.outcome === 'skipped') {
@@ -876,7 +879,7 @@ function endStage(into: StageTime, since: { wall: number; cpu: number | undefine
 /** A walked file's symbols from the parser threads; one larger than plumb parses is not read at all. */
 function parseFile(pool: ParsePool, file: WalkedFile, previousHash: string | undefined): Promise<ParseResult> {
   if (file.size > MAX_PARSED_BYTES) return Promise.resolve({ id: 0, outcome: 'skipped', reason: 'too_large', detail: tooLargeDetail(file.size), hash: '', size: file.size });
-  return pool.parse({ absolute: file.absolute, language: file.language, previousHash });
+  return pool.parse({ absolute: file.absolute, language: file.language, previousHash, stored: file.stored });
 }
 
 /** `<cacheDir>/<root name>-<hash of root>/index.sqlite`: one database per workspace. */

@@ -103,12 +103,12 @@ export class SymbolWrites {
           id: newId, path: update.file, size: update.size, mtime: update.mtimeMs, ctime: update.ctimeMs ?? 0, ino: update.ino ?? 0, hash: update.hash,
           language: update.language, packageId, external, symbolCount: update.symbols.length, skipped: update.skipped?.reason ?? null, skippedDetail: update.skipped?.detail ?? null,
         }) as { id: number };
-        const ids = symbolIds(update.file, update.symbols);
+        const ids = update.sids ?? symbolIds(update.file, update.symbols);
         const module = update.module ?? null;
         const rank = (definition: boolean): number => rankOf(update.external, definition);
         for (let i = 0; i < update.symbols.length; i++) {
           const symbol = update.symbols[i];
-          const humps = humpsOf(symbol.name);
+          const humps = update.humps?.[i] ?? humpsOf(symbol.name);
           const nameLower = symbol.name.toLowerCase();
           const { range, selectionRange } = symbol;
           const { lastInsertRowid } = insertSymbol.run([
