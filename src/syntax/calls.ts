@@ -41,6 +41,8 @@ export async function callsIn(spec: LanguageSpec | undefined, source: string, li
   const deadline = performance.now() + PARSE_BUDGET_MS + (source.length / 1_000_000) * 5000;
   let tree;
   try {
+    // A parse halted by its deadline resumes on the parser's next parse unless it is reset: the next file would be read as the rest of this one.
+    parser.reset();
     tree = parser.parse(source, null, { progressCallback: () => performance.now() > deadline });
   } catch {
     return undefined;

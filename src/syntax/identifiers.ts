@@ -73,6 +73,8 @@ export async function parseSource(spec: LanguageSpec | undefined, source: string
   const parser = await loadParser(spec.grammar);
   const deadline = performance.now() + PARSE_BUDGET_MS + (source.length / 1_000_000) * 5000;
   try {
+    // A parse halted by its deadline resumes on the parser's next parse unless it is reset: the next file would be read as the rest of this one.
+    parser.reset();
     return parser.parse(source, null, { progressCallback: () => performance.now() > deadline });
   } catch {
     return null;

@@ -68,6 +68,8 @@ export async function extractSymbols(language: SyntaxLanguage, source: string, t
   // Error recovery on pathological input (thousands of unclosed brackets) can take seconds: give up instead.
   const deadline = performance.now() + PARSE_BUDGET_MS + (source.length / 1_000_000) * PARSE_BUDGET_PER_MB_MS;
   try {
+    // A parse halted by its deadline resumes on the parser's next parse unless it is reset: the next file would be read as the rest of this one.
+    parser.reset();
     tree = parser.parse(prepared, null, { progressCallback: () => performance.now() > deadline });
   } catch {
     return [];

@@ -36,6 +36,8 @@ export async function parseStatements(spec: LanguageSpec | undefined, source: st
   const deadline = performance.now() + PARSE_BUDGET_MS + (source.length / 1_000_000) * PARSE_BUDGET_PER_MB_MS;
   let tree: Tree | null;
   try {
+    // A parse halted by its deadline resumes on the parser's next parse unless it is reset: the next file would be read as the rest of this one.
+    parser.reset();
     tree = parser.parse(source, null, { progressCallback: () => performance.now() > deadline });
   } catch {
     return null;
