@@ -54,10 +54,10 @@ export const StatementsResponse = Type.Object({
   filesParsed: Type.Integer({ description: 'Files parsed (or taken from the tree cache) because their text could match' }),
   symbols: Type.Optional(Type.Array(Type.Object({ id: Type.String(), qualifiedName: Type.String(), kind: Type.String(), file: Type.String(), line: Type.Integer() }), { description: 'The definitions searched inside, when symbol or id narrowed the search' })),
   incompleteFiles: Type.Optional(Type.Array(Type.String(), { description: 'Files with syntax errors or cut parses among those searched: their trees may miss statements' })),
-  filesSkipped: Type.Optional(Type.Integer({ description: 'Files in scope whose text was not searched (larger than 4 MB, binary, removed, or leading outside the workspace through a link); the first 20 are in skippedFiles' })),
+  filesSkipped: Type.Optional(Type.Integer({ description: 'Files in scope whose text was not searched (larger than the 64 MB the index parses, binary, removed, or leading outside the workspace through a link); the first 20 are in skippedFiles' })),
   skippedFiles: Type.Optional(Type.Array(Type.Object({
     file: Type.String(),
-    reason: Type.Union([Type.Literal('too_large'), Type.Literal('binary'), Type.Literal('outside_root'), Type.Literal('not_found'), Type.Literal('not_a_file'), Type.Literal('unreadable')], { description: '`too_large` (over 4 MB: generated code or data, which the index does not parse either), `binary`, `outside_root` (a link leading outside the workspace), `not_found` (removed since it was indexed), `not_a_file`, `unreadable`' }),
+    reason: Type.Union([Type.Literal('too_large'), Type.Literal('binary'), Type.Literal('outside_root'), Type.Literal('not_found'), Type.Literal('not_a_file'), Type.Literal('unreadable')], { description: '`too_large` (over the 64 MB the index parses; /status lists it too), `binary`, `outside_root` (a link leading outside the workspace), `not_found` (removed since it was indexed), `not_a_file`, `unreadable`' }),
     message: Type.String(),
   }), { description: 'Up to 20 of the files not searched, each with why' })),
 });

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { invalidParameter, PlumbError } from '../errors.js';
 import { forEachLimit } from '../map-limit.js';
+import { MAX_PARSED_BYTES } from '../index/parse-pool.js';
 import type { FileFilter, IndexedFileInfo, StoredSymbol } from '../index/store.js';
 import type { LanguageId } from '../syntax/types.js';
 import type { Services } from '../services.js';
@@ -35,8 +36,12 @@ import { resolvePackageName } from './search.js';
 const COUNT_EXTRA = 1000;
 /** Time spent counting past a full page before the search stops counting. */
 const COUNT_BUDGET_MS = 50;
-/** Files larger than this are generated code or data: not searched (the index does not parse them either). */
-const MAX_FILE_BYTES = 4 * 1024 * 1024;
+/** Files larger than this are not searched: the index does not parse them either (and lists them in /status). */
+const MAX_FILE_BYTES = MAX_PARSED_BYTES;
+/** The bytes one round of files holds at most (a single larger file makes a round of its own). */
+const ROUND_BYTES = 32 * 1024 * 1024;
+/** A tree of a file larger than this is not kept for the next query: it would hold the memory of many small ones. */
+const CACHED_TREE_BYTES_MAX = 4 * 1024 * 1024;
 /** Files read at once. */
 const READ_CONCURRENCY = 32;
 /** Files whose text is tested in one round before their candidates are parsed. */
@@ -101,8 +106,11 @@ export async function searchStatements(services: Services, input: StatementsQuer
   let stoppedEarly = false;
   let sliceStart = performance.now();
 
-  rounds: for (let round = 0; round < scopes.length; round += ROUND_FILES) {
-    const batch = scopes.slice(round, round + ROUND_FILES);
+  rounds: for (let round = 0, end = 0; round < scopes.length; round = end) {
+    // Up to ROUND_FILES files, and no more than ROUND_BYTES of them in memory at once (files up to 64 MB are searched).
+    let bytes = scopes[round].info.size;
+    for (end = round + 1; end < scopes.length && end - round < ROUND_FILES && bytes + scopes[end].info.size <= ROUND_BYTES; end++) bytes += scopes[end].info.size;
+    const batch = scopes.slice(round, end);
     const texts = await readTexts(services, batch.map((scope) => scope.info), skipped);
     signal?.throwIfAborted();
     filesSearched += batch.length;
@@ -336,7 +344,7 @@ async function treeOf(services: Services, caches: Caches, info: IndexedFileInfo,
   }
   const tree = await parseStatements(languageById(info.language)?.syntax, text);
   const max = services.config.statements.cachedTrees;
-  if (max > 0) {
+  if (max > 0 && text.length <= CACHED_TREE_BYTES_MAX) {
     caches.trees.delete(info.file);
     caches.trees.set(info.file, { key, tree });
     while (caches.trees.size > max) caches.trees.delete(caches.trees.keys().next().value!);

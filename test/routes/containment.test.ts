@@ -4,7 +4,7 @@
  * a FIFO. On copies of flask, as a user's checkout would hold them.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync, truncateSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { FLASK, getJson, startApp, tempDir } from '../helpers.js';
@@ -76,7 +76,11 @@ t.test('reads check containment at read time, before the watcher has caught up',
   const root = flaskCopy(tempDir(t));
   writeFileSync(path.join(root, 'swap_me.py'), SWAPPED);
   // Padding in comments: over the size caps, yet nothing for the index to hold (millions of symbols cost minutes).
-  writeFileSync(path.join(root, 'big.py'), `x = 1\n${'# generated padding\n'.repeat(256 * 1024)}`);
+  // C: tree-sitter-python takes longer than the index's parse budget over 5 MB of comment lines.
+  writeFileSync(path.join(root, 'big.c'), `int big_marker(void)\n{\n\treturn 41;\n}\n${'// generated padding\n'.repeat(256 * 1024)}`);
+  // Over the 64 MB the index parses, without taking the disk: a sparse file (its size is read before its text).
+  writeFileSync(path.join(root, 'huge.c'), 'int x;\n');
+  truncateSync(path.join(root, 'huge.c'), 65 * 1024 * 1024);
   execFileSync('mkfifo', [path.join(root, 'fifo.py')]);
   // Rust has no server here: its usages are the syntactic scan, which reads every Rust file.
   writeFileSync(path.join(root, 'lib.rs'), 'pub fn rust_marker_fn() -> u32 {\n    7\n}\n');
@@ -105,14 +109,19 @@ t.test('reads check containment at read time, before the watcher has caught up',
     t.notMatch(JSON.stringify(body), PASSWD_TEXT, 'but shows nothing of /etc/passwd');
   });
 
-  t.test('a file over the size cap is named with its reason', async (t) => {
-    const { status, body } = await getJson(app, '/statements?file=big.py&query=x');
+  t.test('a file over the size cap is named with its reason; one the index parses is searched', async (t) => {
+    const { status, body } = await getJson(app, '/statements?file=huge.c&query=x');
     t.equal(status, 200);
     t.equal(body.totalMatches, 0);
     t.equal(body.filesSkipped, 1);
-    t.match(body.skippedFiles, [{ file: 'big.py', reason: 'too_large', message: /larger than 4 MB/ }]);
-    const markdown = await app.inject({ url: '/statements?file=big.py&query=x&format=markdown' });
-    t.match(markdown.body, /1 file not searched: big\.py \(too large\)/);
+    t.match(body.skippedFiles, [{ file: 'huge.c', reason: 'too_large', message: /larger than 64 MB/ }]);
+    const markdown = await app.inject({ url: '/statements?file=huge.c&query=x&format=markdown' });
+    t.match(markdown.body, /1 file not searched: huge\.c \(too large\)/);
+    // 5 MB: over the 4 MB /statements once stopped at, within the 64 MB the index parses.
+    const big = await getJson(app, '/statements?file=big.c&query=return 41');
+    t.equal(big.status, 200);
+    t.notOk(big.body.filesSkipped);
+    t.match(big.body.results, [{ file: 'big.c', line: 3, code: 'return 41;' }]);
   });
 
   t.test('syntactic usages say which files they could not read', async (t) => {
