@@ -147,6 +147,8 @@ class CallContext {
   private readonly fileSymbols = new Map<string, Promise<StoredSymbol[]>>();
   private readonly texts = new Map<string, Promise<string | undefined>>();
   private readonly parsed = new Map<string, Promise<CallHit[] | undefined>>();
+  /** The language the index read each file in (a `.h` is C or C++ by its tree), where known. */
+  private readonly languages = new Map<string, LanguageId>();
   private readonly sources: SourceLines;
   private parses = 0;
 
@@ -290,11 +292,14 @@ class CallContext {
   async syntacticCallers(target: ResolvedSymbol, depth: number): Promise<Walk> {
     const walk: Walk = { found: [], omitted: 0, notes: [] };
     const started = performance.now();
-    const files = (await this.services.index.reader.indexedFiles()).filter((file) => {
-      const language = languageOfPath(file)?.id;
-      return language !== undefined && sameFamily(language, target.symbol.language);
-    });
-    const scanned = files;
+    // Each file in the language the index read it in: a `.h` the index decided is C is parsed as C.
+    const scanned: string[] = [];
+    for (const info of await this.services.index.reader.indexedFileInfos({})) {
+      if (!sameFamily(info.language, target.symbol.language) || !languageById(info.language)) continue;
+      this.languages.set(info.file, info.language);
+      scanned.push(info.file);
+    }
+    scanned.sort();
     const seen = new Set<string>(target.places.map((p) => p.id));
     let level: Array<{ symbol: StoredSymbol; via?: { id?: string; name: string } }> = [{ symbol: target.symbol }];
     for (let d = 1; d <= depth && level.length > 0; d++) {
@@ -347,6 +352,7 @@ class CallContext {
     for (let d = 1; d <= depth && level.length > 0; d++) {
       const next: typeof level = [];
       for (const { symbol: caller } of level) {
+        if (!this.languages.has(caller.file) && languageById(caller.language as LanguageId)) this.languages.set(caller.file, caller.language as LanguageId);
         const hits = await this.callsOf(caller.file, walk, caller.range.start.line, caller.range.end.line);
         const via = d > 1 ? { id: caller.id, name: caller.qualifiedName || caller.name } : undefined;
         const byName = new Map<string, CallSite[]>();
@@ -423,7 +429,8 @@ class CallContext {
    * outside comments and strings, preceded by `::` or `&` and not followed by a call.
    */
   private async pointersTo(file: string, name: string): Promise<CallHit[]> {
-    const language = languageOfPath(file);
+    const known = this.languages.get(file);
+    const language = known ? languageById(known) : languageOfPath(file);
     const text = await this.textOf(file);
     if (!language || text === undefined || !text.includes(name)) return [];
     const lines = text.split('\n');
@@ -453,7 +460,7 @@ class CallContext {
 
   /** The calls a file holds (all of them, or those in a line range), parsed once per answer; bounded in files. */
   private async callsOf(file: string, walk: Walk, from?: number, to?: number): Promise<CallHit[] | undefined> {
-    const language = languageOfPath(file)?.id;
+    const language = this.languages.get(file) ?? languageOfPath(file)?.id;
     if (!language) return undefined;
     const key = from === undefined ? file : `${file}\u0000${from}\u0000${to}`;
     let hits = this.parsed.get(key) ?? (from !== undefined ? this.parsed.get(file) : undefined);

@@ -15,7 +15,8 @@ import type { StoredSymbol } from '../index/store.js';
 import { fromLspPosition, rangeContains, toLspPosition } from '../lsp/convert.js';
 import { rangeHolds } from './document-symbols.js';
 import type { Services } from '../services.js';
-import { languageOfPath, sameFamily } from '../languages/index.js';
+import { languageById, languageOfPath, sameFamily } from '../languages/index.js';
+import type { LanguageId } from '../syntax/types.js';
 import { scanOccurrences } from '../syntax/identifiers.js';
 import { classifyPositions, sharedTrees as trees, type UsageKind } from '../syntax/usage-kind.js';
 import type { WorkspaceFile } from '../workspace.js';
@@ -174,14 +175,16 @@ const READ_CONCURRENCY = 16;
 /** Identifier tokens equal to the symbol's name in every indexed file of its language family. */
 async function syntactic(services: Services, symbol: StoredSymbol, userOnly: boolean, reason: string, signal?: AbortSignal): Promise<Found> {
   const root = services.workspace.root;
-  const files = (await services.index.reader.indexedFiles()).filter((stored) => {
-    const language = languageOfPath(stored)?.id;
-    return language !== undefined && sameFamily(language, symbol.language) && (!userOnly || !path.isAbsolute(stored));
-  });
+  // Each file in the language the index read it in: a `.h` the index decided is C (header-language.ts) is read as C.
+  const languages = new Map<string, LanguageId>();
+  for (const info of await services.index.reader.indexedFileInfos(userOnly ? { userOnly } : {})) {
+    if (sameFamily(info.language, symbol.language) && languageById(info.language)) languages.set(info.file, info.language);
+  }
+  const files = [...languages.keys()].sort();
   const hits: Hit[] = [];
   const scan = (stored: string, absolute: string, text: string): void => {
     if (!text.includes(symbol.name)) return;
-    const language = languageOfPath(stored)!;
+    const language = languageById(languages.get(stored)!);
     const external = path.isAbsolute(stored);
     for (const occurrence of scanOccurrences(language.syntax, text, symbol.name)) hits.push({ file: stored, absolute, external, ...occurrence });
   };
@@ -253,7 +256,7 @@ async function describe(services: Services, page: Hit[], contextLines: number): 
     const { file, absolute, external } = hits[0];
     const [text, symbols] = await Promise.all([services.workspace.files.text(absolute), services.index.reader.symbolsInFile(file)]);
     const lines = text?.split(/\r?\n/) ?? [];
-    const kinds = text !== undefined ? await usageKinds(services.workspace.files.stamp(absolute), file, text, hits) : hits.map((): UsageKind => 'other');
+    const kinds = text !== undefined ? await usageKinds(services.workspace.files.stamp(absolute), file, symbols[0]?.language, text, hits) : hits.map((): UsageKind => 'other');
     hits.forEach((hit, i) => {
       const usage: Usage = {
         file,
@@ -271,8 +274,9 @@ async function describe(services: Services, page: Hit[], contextLines: number): 
   return page.map((hit) => described.get(hit)!);
 }
 
-async function usageKinds(stamp: string, stored: string, text: string, hits: Hit[]): Promise<UsageKind[]> {
-  const language = languageOfPath(stored);
+/** The usages' kinds from the file's syntax tree, parsed in the language the index read it in (its symbols' language) where it holds any. */
+async function usageKinds(stamp: string, stored: string, indexedLanguage: string | undefined, text: string, hits: Hit[]): Promise<UsageKind[]> {
+  const language = (indexedLanguage ? languageById(indexedLanguage as LanguageId) : undefined) ?? languageOfPath(stored);
   if (!language) return hits.map(() => 'other');
   const tree = await trees.get(stamp, language.syntax, () => text);
   return tree ? classifyPositions(tree, hits) : hits.map(() => 'other');
