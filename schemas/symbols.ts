@@ -7,7 +7,7 @@ export const LanguageSchema = Type.Enum(LANGUAGE_IDS, { description: 'Language t
 export const SEARCH_LIMIT_DEFAULT = 50;
 export const SEARCH_LIMIT_MAX = 200;
 /** Search counts matches up to about this many; past it totalMatches is a lower bound (countsCapped). */
-export const COUNT_CAP = 10_000;
+export const COUNT_CAP = 1_000;
 
 export const MatchTierSchema = Type.Union(
   [Type.Literal('exact'), Type.Literal('exact_case_insensitive'), Type.Literal('prefix'), Type.Literal('fuzzy'), Type.Literal('substring'), Type.Literal('signature')],
@@ -80,6 +80,6 @@ export const SymbolSearchResponse = Type.Object({
   query: Type.String(),
   results: Type.Array(IndexSymbol),
   ...Envelope,
-  countsCapped: Type.Optional(Type.Boolean({ description: 'true when counting stopped at 10,000 matches (a generic query such as `get`): totalMatches and forwardDeclarations are then lower bounds, and truncated is true. Absent when the counts are exact, which they always are with include_forward_declarations=true' })),
+  countsCapped: Type.Optional(Type.Boolean({ description: 'true when counting stopped at 1,000 matches (a generic query such as `get`, a common name of a large tree): totalMatches and forwardDeclarations are then lower bounds, and truncated is true. Absent when the counts are exact, which they always are with include_forward_declarations=true' })),
 });
 export type SymbolSearchResponse = Static<typeof SymbolSearchResponse>;

@@ -23,7 +23,7 @@ function summary(list: ListEnvelope, noun: string, forwardIncluded: boolean): st
   const lines: string[] = [];
   const shown = list.results.length;
   const range = list.offset > 0 ? `${number.format(list.offset + 1)}-${number.format(list.offset + shown)}` : number.format(shown);
-  // A capped count is a lower bound: `10,000+`.
+  // A capped count is a lower bound: `1,000+`.
   const plus = list.countsCapped ? '+' : '';
   lines.push(list.truncated || list.offset > 0
     ? `Showing ${range} of ${number.format(list.totalMatches)}${plus} ${noun}${list.truncated ? ' (truncated: raise offset for more)' : ''}.`

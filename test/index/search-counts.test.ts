@@ -56,7 +56,7 @@ t.test('a generic query counts up to the cap, flags it, and keeps the page', asy
 
   const markdown = symbolSearchMarkdown({ query: 'get', results: [], limit: 50, offset: 0, totalMatches: 10_020, truncated: true, forwardDeclarations: 0, countsCapped: true, source: 'index', elapsedMs: 1 });
   t.match(markdown, 'of 10,020+ matches');
-  t.match(markdown, 'Counting stopped at 10,000 matches');
+  t.match(markdown, `Counting stopped at ${COUNT_CAP.toLocaleString('en-US')} matches`);
 
   const narrow = await store.search({ ...spec, name: 'getValue1999' });
   t.equal(narrow.countsCapped, undefined, 'a specific query counts exactly');

@@ -13,12 +13,18 @@ import { SearchCache } from '../search-cache.js';
 import { SymbolQueries } from './reader.js';
 import { openStoreDatabase, SCHEMA_VERSION } from './schema.js';
 import { SearchPlanner } from './search.js';
+import { SearchThreads, THREADS_FROM_SYMBOLS } from './search-threads.js';
 import { Statements } from './statements.js';
 import { SymbolWrites } from './writer.js';
 
 export interface SqliteStoreOptions {
   /** The database file; its directory is created. */
   file: string;
+  /**
+   * Threads answering searches (src/index/sqlite/search-threads.ts): by default one per core once the index holds
+   * THREADS_FROM_SYMBOLS symbols; 0 keeps every search on the calling thread; a number starts that many at the first search.
+   */
+  searchThreads?: number;
 }
 
 /** meta's row for the last build's state (recordBuild): `{"state":"ready","filesTotal":83}`. */
@@ -52,21 +58,26 @@ export class SqliteSymbolStore implements SymbolStore {
   /** Bumped by every write method; with SQLite's data_version (commits by other connections) it stamps the cached searches. */
   private changes = 0;
   private readonly dataVersion: Database.Statement;
+  private threads: SearchThreads | undefined;
+  private readonly threadCount: number | undefined;
+  private readonly maxSymbolId: Database.Statement;
 
-  private constructor(db: Database.Database, file: string) {
+  private constructor(db: Database.Database, file: string, threadCount: number | undefined) {
     this.db = db;
     this.file = file;
+    this.threadCount = threadCount;
     const statements = new Statements(db);
     this.planner = new SearchPlanner(statements);
     this.queries = new SymbolQueries(statements);
     this.writes = new SymbolWrites(statements);
     this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+    this.maxSymbolId = db.prepare('SELECT max(id) FROM symbols').pluck();
     this.build = readBuild(db);
   }
 
   /** Opens (or creates) the database; a different schema version or plumb version starts it afresh. */
   static open(options: SqliteStoreOptions): SqliteSymbolStore {
-    return new SqliteSymbolStore(openStoreDatabase(options.file), options.file);
+    return new SqliteSymbolStore(openStoreDatabase(options.file), options.file, options.searchThreads);
   }
 
   async storeInfo(): Promise<StoreInfo> {
@@ -86,7 +97,16 @@ export class SqliteSymbolStore implements SymbolStore {
   async search(spec: SearchSpec): Promise<SearchPage> {
     // Another process writing the same database (plumb index while plumb serves) changes data_version.
     const stamp = `${this.changes}:${this.dataVersion.get() as number}`;
-    return this.searches.pageAsync(spec, stamp, () => this.planner.search(spec));
+    const threads = this.searchThreads();
+    return this.searches.pageAsync(spec, stamp, async () => (threads ? await threads.search(spec) : undefined) ?? this.planner.search(spec));
+  }
+
+  /** The search threads, started at the first search on an index large enough for them (or as the options say). */
+  private searchThreads(): SearchThreads | undefined {
+    if (this.threads || this.threadCount === 0 || !this.db.open) return this.threads;
+    if (this.threadCount === undefined && ((this.maxSymbolId.get() as number | null) ?? 0) < THREADS_FROM_SYMBOLS) return undefined;
+    this.threads = new SearchThreads(this.file, this.threadCount);
+    return this.threads;
   }
 
   async symbolById(id: string): Promise<StoredSymbol | undefined> {
@@ -191,6 +211,7 @@ export class SqliteSymbolStore implements SymbolStore {
   }
 
   async close(): Promise<void> {
+    await this.threads?.close();
     if (this.writes.bulkLoading) this.writes.bulkLoad(false);
     if (this.db.open) this.db.close();
   }

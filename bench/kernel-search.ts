@@ -1,0 +1,206 @@
+/**
+ * tsx bench/kernel-search.ts [--root DIR] [--cache DIR] [--names N] [--duration S] [--connections N]: searches on the
+ * whole Linux tree's index (issue 22), through a listening service in its own process (bench/serve.ts):
+ *   - /symbols for names never asked before (no answer cache can help), one at a time: the server's own time
+ *     (elapsedMs) p50/p99, for rare names (at most 3 symbols of that name, forward declarations aside) and common
+ *     ones (50 or more), with the index file in the page cache;
+ *   - the same right after a restart with the index file dropped from the page cache (`dd iflag=nocache`): the
+ *     first N names;
+ *   - 16 clients asking never-repeated names (autocannon), rare and common: req/s, latency, errors, and /health's
+ *     latency asked meanwhile once every 20 ms (how long a search holds up a cheap request);
+ *   - the other operations on the same service (bench/kernel-ops in the table): declaration, members,
+ *     inheritors (index), hierarchy, statements over a directory and usages' syntactic fallback, p50/p99.
+ * The index is built once into --cache (default $PLUMB_BENCH_CACHE/kernel-index) with `plumb index`'s code when
+ * it is not there; the tree is Debian's linux-source-6.1 (`apt-get install linux-source-6.1`), extracted as
+ * bench/kernel.ts does. Without it: skipped, saying so.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+import { validateConfig } from '../src/config.js';
+import { SymbolIndex } from '../src/index/symbol-index.js';
+import { corpusPath, linuxSource, requireCorpora } from '../test/corpora.js';
+import { markdownTable, percentile } from './measure.js';
+
+const REPO = path.resolve(import.meta.dirname, '..');
+const argv = process.argv.slice(2);
+const option = (name: string): string | undefined => {
+  const at = argv.indexOf(name);
+  return at >= 0 ? argv[at + 1] : undefined;
+};
+const BENCH_CACHE = process.env.PLUMB_BENCH_CACHE ?? path.join(os.tmpdir(), 'plumb-bench');
+const NAMES = Number(option('--names') ?? 300);
+const DURATION = Number(option('--duration') ?? 10);
+const CONNECTIONS = Number(option('--connections') ?? 16);
+
+let root = option('--root');
+if (!root) {
+  const missing: string[] = [];
+  if (!requireCorpora({ fail: (message: string) => missing.push(message) }, 'linux-source', 'xz')) {
+    console.log(`bench/kernel-search.ts: skipped (${missing.join('; ')})`);
+    process.exit(0);
+  }
+  const version = path.basename(corpusPath('linux-source')).replace(/\.tar\.xz$/, '');
+  root = linuxSource([], path.join(BENCH_CACHE, version));
+}
+if (!existsSync(root)) {
+  console.log(`bench/kernel-search.ts: skipped (no kernel tree at ${root})`);
+  process.exit(0);
+}
+const cacheDir = option('--cache') ?? path.join(BENCH_CACHE, 'kernel-index');
+const dbFile = (): string | undefined => {
+  if (!existsSync(cacheDir)) return undefined;
+  const dir = readdirSync(cacheDir).find((entry) => entry.startsWith(`${path.basename(root)}-`) && existsSync(path.join(cacheDir, entry, 'index.sqlite')));
+  return dir ? path.join(cacheDir, dir, 'index.sqlite') : undefined;
+};
+if (!dbFile()) {
+  console.error(`kernel-search: building the index of ${root} into ${cacheDir} (once; some minutes)`);
+  const index = await SymbolIndex.open({ root, config: validateConfig({ cacheDir, logLevel: 'silent', index: { watch: false } }), cacheDir });
+  await index.build();
+  await index.close();
+}
+const file = dbFile() as string;
+
+const ms = (n: number): string => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
+const count = (n: number): string => new Intl.NumberFormat('en-US').format(Math.round(n));
+const load = (): string => os.loadavg().map((n) => n.toFixed(1)).join(' ');
+
+// The names, read once from the index: every distinct name with its count of symbols (forward declarations aside), in a fixed shuffled order.
+const db = new Database(file, { readonly: true });
+const counted = db.prepare('SELECT name, count(*) AS n FROM symbols WHERE fwd = 0 GROUP BY name_lower, name').raw().all() as Array<[string, number]>;
+const symbols = db.prepare('SELECT count(*) FROM symbols').pluck().get() as number;
+db.close();
+const shuffled = (names: string[]): string[] => {
+  let seed = 22;
+  const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const out = [...names];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+};
+// Names a query can be written as (the search trims and splits qualified names): identifiers only.
+const plain = counted.filter(([name]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name));
+const rare = shuffled(plain.filter(([, n]) => n <= 3).map(([name]) => name));
+const common = shuffled(plain.filter(([, n]) => n >= 50).map(([name]) => name));
+console.log(`\nKernel search: ${root}, ${count(symbols)} symbols, ${count(counted.length)} distinct names: ${count(rare.length)} rare (≤ 3 symbols), ${count(common.length)} common (≥ 50); ${os.availableParallelism()} cores, load ${load()}`);
+
+const rows: string[][] = [];
+const bursts: string[][] = [];
+let server: { child: ChildProcess; url: string; readyMs: number } | undefined;
+
+async function start(): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'bench/serve.ts'), root as string, cacheDir], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    child.stdout?.once('data', (chunk: Buffer) => resolve(chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  const { url, readyMs } = JSON.parse(line) as { url: string; readyMs: number };
+  server = { child, url, readyMs };
+}
+
+async function stop(): Promise<void> {
+  if (!server) return;
+  const { child } = server;
+  server = undefined;
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+}
+
+/** The index's files out of the page cache (POSIX_FADV_DONTNEED through dd), as after a reboot or a long idle time. */
+function dropFromPageCache(): void {
+  for (const suffix of ['', '-wal', '-shm']) {
+    if (existsSync(file + suffix)) spawnSync('dd', [`if=${file}${suffix}`, 'iflag=nocache', 'count=0', 'status=none']);
+  }
+}
+
+/** The whole index file read once: its pages in the page cache, as on a machine that served it a while. */
+function readIntoPageCache(): void {
+  spawnSync('sh', ['-c', `cat '${file}' > /dev/null`]);
+}
+
+/** One request at a time: the server's time (elapsedMs) and the client's, per request. */
+async function sequential(paths: string[]): Promise<{ server: number[]; client: number[] }> {
+  const server_: number[] = [];
+  const client: number[] = [];
+  for (const target of paths) {
+    const t0 = performance.now();
+    const response = await fetch(`${server?.url}${target}`);
+    const body = (await response.json()) as { elapsedMs?: number };
+    client.push(performance.now() - t0);
+    if (response.status !== 200) throw new Error(`${target}: ${response.status} ${JSON.stringify(body).slice(0, 200)}`);
+    server_.push(body.elapsedMs ?? NaN);
+  }
+  return { server: server_, client };
+}
+
+const symbolsPath = (name: string, offset = 0): string => `/symbols?query=${encodeURIComponent(name)}${offset ? `&offset=${offset}` : ''}`;
+const row = (label: string, times: { server: number[]; client: number[] }, target: string): void => {
+  rows.push([label, `${ms(percentile(times.server, 50))} / ${ms(percentile(times.server, 99))}`, `${ms(percentile(times.client, 50))} / ${ms(percentile(times.client, 99))}`, target, load()]);
+};
+
+/** 16 clients over distinct paths, with /health asked once every 20 ms meanwhile. */
+async function burst(label: string, paths: string[], target: string): Promise<void> {
+  let next = 0;
+  let running = true;
+  const health: number[] = [];
+  const prober = (async () => {
+    while (running) {
+      const t0 = performance.now();
+      await (await fetch(`${server?.url}/health`)).arrayBuffer();
+      health.push(performance.now() - t0);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  const result = await autocannon({
+    url: server?.url as string,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }],
+  });
+  running = false;
+  await prober;
+  const errors = result.non2xx + result.errors + result.timeouts;
+  const repeated = next > paths.length ? ` (${count(next - paths.length)} repeats)` : '';
+  bursts.push([label, count(result.requests.average), `${errors}${repeated}`, `${result.latency.p50} ms / ${result.latency.p99} ms`,
+    `${ms(percentile(health, 50))} / ${ms(percentile(health, 99))} / ${ms(Math.max(...health))}`, target, load()]);
+}
+
+try {
+  // Warm: the index file in the page cache, then each name asked once.
+  readIntoPageCache();
+  await start();
+  await sequential(['/health', symbolsPath('zz_not_a_name_warmup')]);
+  let used = 0;
+  const take = (names: string[], n: number): string[] => names.slice(used, (used += n));
+  const rareWarm = take(rare, NAMES);
+  const commonWarm = common.slice(0, Math.min(NAMES, common.length));
+  row('/symbols, never asked, warm: rare names', await sequential(rareWarm.map((name) => symbolsPath(name))), 'p50 ≤ 2 ms, p99 ≤ 10 ms');
+  row('/symbols, never asked, warm: common names', await sequential(commonWarm.map((name) => symbolsPath(name))), 'p50 ≤ 2 ms, p99 ≤ 10 ms');
+
+  // 16 clients: every request a name (and page) not asked before.
+  await burst(`${CONNECTIONS} clients, rare names`, take(rare, 40_000).map((name) => symbolsPath(name)), '≥ 1,000 req/s');
+  const commonPages = Array.from({ length: 8 }, (_, page) => common.map((name) => symbolsPath(name, page + 1))).flat();
+  await burst(`${CONNECTIONS} clients, common names`, commonPages, '≥ 400 req/s');
+
+  // Right after a restart, the index file out of the page cache.
+  await stop();
+  dropFromPageCache();
+  await start();
+  const restartRare = take(rare, NAMES);
+  const restartCommon = common.slice(NAMES, NAMES * 2).length >= NAMES / 2 ? common.slice(NAMES, NAMES * 2) : common.map((name) => name);
+  const firsts = restartRare.flatMap((name, i) => (i % 2 === 0 ? [symbolsPath(name)] : [symbolsPath(restartCommon[i % restartCommon.length], 9)]));
+  row(`/symbols after a restart, page cache dropped: first ${firsts.length} (rare and common in turn; ready in ${((server?.readyMs ?? 0) / 1000).toFixed(1)} s)`, await sequential(firsts), 'p50 ≤ 3 ms');
+  row('/symbols after a restart: the next ones, rare', await sequential(take(rare, NAMES).map((name) => symbolsPath(name))), '');
+} finally {
+  await stop();
+}
+
+console.log(`\n## Linux: searches on the index (${count(symbols)} symbols)\n`);
+console.log(markdownTable(['request (one at a time)', 'server time p50 / p99', 'client p50 / p99', 'target', 'load (1, 5, 15 min)'], rows));
+console.log('');
+console.log(markdownTable([`${CONNECTIONS} clients, ${DURATION} s`, 'req/s', 'errors', 'latency p50 / p99', '/health meanwhile p50 / p99 / max', 'target', 'load (1, 5, 15 min)'], bursts));

@@ -1,0 +1,127 @@
+/**
+ * Searches off the main thread: worker threads, each with its own read-only SQLite connection
+ * (search-worker.ts), so a search of a common name never holds up /health or a cheap request, and
+ * searches run on as many cores as there are threads. SQLite in WAL mode lets every connection read
+ * while the main one writes; each search reads one snapshot. The threads start once the index is large
+ * enough for a search to cost more than a message (THREADS_FROM_SYMBOLS); until a thread is ready, and
+ * for any search a thread could not answer, the main thread answers as before: the same SQL either way.
+ */
+import os from 'node:os';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+import type { SearchPage, SearchSpec } from '../store.js';
+import type { SearchReply, SearchRequest } from './search-worker.js';
+
+/**
+ * From this many symbols searches go to threads. Below it a search costs well under a millisecond on the
+ * main thread, about what a message to a thread and back costs, and no thread is started.
+ */
+export const THREADS_FROM_SYMBOLS = 200_000;
+
+/** A thread that stopped this many times is not started again: the main thread answers. */
+const MAX_CRASHES = 3;
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  busy: number;
+}
+
+interface Pending {
+  id: number;
+  spec: SearchSpec;
+  resolve(page: SearchPage | undefined): void;
+}
+
+export class SearchThreads {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Pending[] = [];
+  private readonly running = new Map<number, { slot: Slot; pending: Pending }>();
+  private nextId = 1;
+  private crashes = 0;
+  private closed = false;
+
+  constructor(private readonly file: string, private readonly size: number = os.availableParallelism()) {
+    for (let i = 0; i < Math.max(1, size); i++) this.slots.push(this.spawn());
+  }
+
+  /** Whether a thread can take a search now or soon (one is ready). */
+  get ready(): boolean {
+    return !this.closed && this.slots.some((slot) => slot.ready);
+  }
+
+  /** The page from a thread, or undefined when no thread could answer (the caller answers itself: errors are raised there, as they always were). */
+  search(spec: SearchSpec): Promise<SearchPage | undefined> {
+    if (!this.ready) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      this.queue.push({ id: this.nextId++, spec, resolve });
+      this.pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const pending of this.queue.splice(0)) pending.resolve(undefined);
+    for (const { pending } of this.running.values()) pending.resolve(undefined);
+    this.running.clear();
+    await Promise.all(this.slots.splice(0).map(({ worker }) => worker.terminate()));
+  }
+
+  private pump(): void {
+    // The least busy ready thread; one search in flight per thread, so a long one waits in the queue, not behind another.
+    while (this.queue.length > 0) {
+      const slot = this.slots.filter((s) => s.ready && s.busy === 0)[0];
+      if (!slot) return;
+      const pending = this.queue.shift() as Pending;
+      slot.busy++;
+      this.running.set(pending.id, { slot, pending });
+      slot.worker.ref();
+      slot.worker.postMessage({ id: pending.id, spec: pending.spec } satisfies SearchRequest);
+    }
+  }
+
+  private spawn(): Slot {
+    let script: URL | string;
+    const options: WorkerOptions = { workerData: { file: this.file } };
+    if (import.meta.url.endsWith('.ts')) {
+      // Under tsx (tests, bench) the thread loads tsx itself, as the parser threads do (src/index/parse-pool.ts).
+      const api = import.meta.resolve('tsx/esm/api');
+      script = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(new URL('./search-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`;
+      options.eval = true;
+    } else {
+      script = new URL('./search-worker.js', import.meta.url);
+    }
+    const slot: Slot = { worker: new Worker(script, options), ready: false, busy: 0 };
+    slot.worker.unref();
+    slot.worker.on('message', (reply: SearchReply) => {
+      if ('ready' in reply) {
+        // Its connection is open: searches go to it from now on.
+        slot.ready = true;
+        this.pump();
+        return;
+      }
+      const entry = this.running.get(reply.id);
+      this.running.delete(reply.id);
+      slot.busy = Math.max(0, slot.busy - 1);
+      if (slot.busy === 0) slot.worker.unref();
+      entry?.pending.resolve('page' in reply ? reply.page : undefined);
+      this.pump();
+    });
+    slot.worker.on('error', () => undefined);
+    slot.worker.on('exit', () => {
+      slot.ready = false;
+      for (const [id, entry] of this.running) {
+        if (entry.slot !== slot) continue;
+        this.running.delete(id);
+        entry.pending.resolve(undefined);
+      }
+      const index = this.slots.indexOf(slot);
+      if (index >= 0) this.slots.splice(index, 1);
+      if (this.closed) return;
+      if (++this.crashes <= MAX_CRASHES) this.slots.push(this.spawn());
+      // No thread left to take the queue: the callers answer on the main thread.
+      if (!this.slots.some((s) => s.ready)) for (const pending of this.queue.splice(0)) pending.resolve(undefined);
+      this.pump();
+    });
+    return slot;
+  }
+}

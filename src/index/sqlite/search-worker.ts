@@ -1,0 +1,46 @@
+/**
+ * A search thread (src/index/sqlite/search-threads.ts): its own read-only connection to the index and its own
+ * SearchPlanner, answering one SearchSpec at a time, each inside one read transaction (one snapshot of the
+ * index, as a search on the main thread sees between two writes).
+ */
+import Database from 'better-sqlite3';
+import { parentPort, workerData } from 'node:worker_threads';
+import { fuzzyMatches } from '../ranking.js';
+import type { SearchPage, SearchSpec } from '../store.js';
+import { SearchPlanner } from './search.js';
+import { Statements } from './statements.js';
+
+export type SearchRequest = { id: number; spec: SearchSpec };
+/** An answer, or (id 0) the thread saying it is ready. */
+export type SearchReply = { id: number; page: SearchPage } | { id: number; error: string } | { id: 0; ready: true };
+
+const { file } = workerData as { file: string };
+const db = new Database(file, { readonly: true, fileMustExist: true });
+// The main connection's cache and map (src/index/sqlite/schema.ts): the pages a search reads stay in memory per thread.
+db.pragma('cache_size = -65536');
+db.pragma('mmap_size = 268435456');
+db.function('plumb_camel', { deterministic: true }, (name: unknown, query: unknown) => (fuzzyMatches(String(name), String(query)) ? 1 : 0));
+const planner = new SearchPlanner(new Statements(db));
+const begin = db.prepare('BEGIN');
+const commit = db.prepare('COMMIT');
+
+let queue: Promise<void> = Promise.resolve();
+parentPort?.on('message', (request: SearchRequest) => {
+  // One at a time: a search's statements share one read transaction.
+  queue = queue.then(() => answer(request)).catch((error: unknown) => parentPort?.postMessage({ id: request.id, error: String(error) } satisfies SearchReply));
+});
+
+parentPort?.postMessage({ id: 0, ready: true } satisfies SearchReply);
+
+async function answer({ id, spec }: SearchRequest): Promise<void> {
+  let reply: SearchReply;
+  try {
+    begin.run();
+    reply = { id, page: await planner.search(spec) };
+  } catch (error) {
+    reply = { id, error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    if (db.inTransaction) commit.run();
+  }
+  parentPort?.postMessage(reply);
+}
