@@ -407,9 +407,14 @@ class CallContext {
     const unread: string[] = [];
     await forEachLimit(files, READ_CONCURRENCY, async (file) => {
       read.add(file);
-      const text = await this.textOf(file);
+      // Only the texts of the files holding the name are kept for the parse: the kernel's 55,000 files are 1.2 GB.
+      const known = this.texts.get(file);
+      const text = await (known ?? this.services.workspace.files.text(this.absoluteOf(file), FILE_BYTES_MAX));
       if (text === undefined) unread.push(file);
-      else if (text.includes(name) && pattern.test(text)) out.push(file);
+      else if (text.includes(name) && pattern.test(text)) {
+        out.push(file);
+        if (!known) this.texts.set(file, Promise.resolve(text));
+      }
     }, () => performance.now() - started > SCAN_BUDGET_MS);
     if (read.size < files.length) {
       const first = files.find((file) => !read.has(file));
@@ -448,11 +453,14 @@ class CallContext {
     return hits;
   }
 
+  private absoluteOf(file: string): string {
+    return path.isAbsolute(file) ? file : path.join(this.services.workspace.root, file);
+  }
+
   private textOf(file: string): Promise<string | undefined> {
     let text = this.texts.get(file);
     if (!text) {
-      const absolute = path.isAbsolute(file) ? file : path.join(this.services.workspace.root, file);
-      text = this.services.workspace.files.text(absolute, FILE_BYTES_MAX);
+      text = this.services.workspace.files.text(this.absoluteOf(file), FILE_BYTES_MAX);
       this.texts.set(file, text);
     }
     return text;
