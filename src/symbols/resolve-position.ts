@@ -13,7 +13,8 @@ import { PlumbError } from '../errors.js';
 import type { StoredSymbol } from '../index/store.js';
 import { fromLspRange, toLspPosition } from '../lsp/convert.js';
 import type { Services } from '../services.js';
-import { languageOfPath, sameFamily } from '../languages/index.js';
+import { languageById, languageOfPath, sameFamily } from '../languages/index.js';
+import type { LanguageId } from '../syntax/types.js';
 import { identifierAt, wordAt, type IdentifierAt } from '../syntax/identifiers.js';
 import type { WorkspaceFile } from '../workspace.js';
 import { checkPosition, rangeHolds } from './document-symbols.js';
@@ -38,9 +39,12 @@ export async function resolvePosition(services: Services, query: ResolveQuery, s
   const source = (await services.workspace.files.text(file.absolute)) ?? '';
   const position: Position = { line: query.line, column: query.column };
   checkPosition(source.split(/\r?\n/), position);
-  const language = languageOfPath(file.absolute)?.id;
-  const identifier = language
-    ? await identifierAt(languageOfPath(file.absolute)?.syntax, source, position, (parse) => sharedTrees.getOrParse(services.workspace.files.stamp(file.absolute), parse))
+  // In the language the index read the file in, where it holds any of its symbols: a `.h` in a C tree is C.
+  const indexed = (await services.index.reader.symbolsInFile(file.relative))[0]?.language;
+  const syntax = (indexed ? languageById(indexed as LanguageId) : undefined) ?? languageOfPath(file.absolute);
+  const language = syntax?.id;
+  const identifier = syntax
+    ? await identifierAt(syntax.syntax, source, position, (parse) => sharedTrees.getOrParse(services.workspace.files.stamp(file.absolute), parse))
     : wordAt(source, position);
   if (!identifier) {
     throw new PlumbError('no_symbol_at_position', `No identifier at ${file.relative}:${position.line}:${position.column} (parameters 'line' and 'column'): point at a name`, {
