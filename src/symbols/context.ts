@@ -52,13 +52,16 @@ export async function symbolContext(services: Services, query: ContextQuery, sig
     }
   };
 
-  const [declaration, members, reach, callees, usages] = await Promise.all([
+  const [declaration, members, reach, callees] = await Promise.all([
     attempt('places', 'find_declaration', () => findDeclaration(services, { id: symbol.id, include_body: true, limit: PLACES_SHOWN })),
     type ? attempt('members', 'list_members', () => listMembers(services, { id: symbol.id, limit: MEMBERS_SHOWN })) : Promise.resolve(undefined),
     attempt('callers', 'find_impact', () => reachOf(services, root, REACH_DEPTH, signal)),
     callable ? attempt('callees', 'find_callees', () => findCalls(services, { id: symbol.id, depth: 1, limit: RELATED_SHOWN }, 'outgoing', signal)) : Promise.resolve(undefined),
-    attempt('usages', 'find_usages', () => findUsages(services, { id: symbol.id, limit: USAGES_SHOWN }, signal)),
   ]);
+  // The reach asked find_usages already (one more syntactic answer reads the whole tree again): its first usages, else asked now.
+  const usages = reach?.usages
+    ? { ...reach.usages, results: reach.usages.results.slice(0, USAGES_SHOWN) }
+    : await attempt('usages', 'find_usages', () => findUsages(services, { id: symbol.id, limit: USAGES_SHOWN }, signal));
 
   const places: DeclarationPlace[] = (declaration?.results ?? []).map(cutCode);
   if (declaration) parts.push({ part: 'places', operation: 'find_declaration', precision: 'syntactic', shown: places.length, total: declaration.totalMatches });

@@ -52,6 +52,8 @@ export interface Reach {
   notes: string[];
   omitted: number;
   partial: boolean;
+  /** find_usages' answer for the root (up to USAGES_MAX), when it answered: symbol_context lists its first ones without asking again. */
+  usages?: UsagesResponse;
 }
 
 /** Callers read per find_callers walk (one page of the walk); past it they are counted in `omitted`. */
@@ -66,7 +68,11 @@ const OVERRIDE_TYPES_MAX = 100;
 const EXPANSIONS_MAX = 24;
 /** Symbols per distance whose name the test files are searched for. */
 const MENTIONS_MAX = 100;
-/** Time the walks past the first relations may take in all. */
+/**
+ * Time the walks past the first relations may take in all. A walk starts only when the slowest one so far would
+ * still end within it (a syntactic walk reads the whole tree: seconds on the kernel, where three at once would
+ * take the answer far past it).
+ */
 const EXPAND_BUDGET_MS = 5000;
 /** Walks in flight at once. */
 const CONCURRENCY = 3;
@@ -207,6 +213,9 @@ class Collector {
   readonly notes: string[] = [];
   omitted = 0;
   partial = false;
+  /** The longest find_callers walk of this answer so far, and the walks running now. */
+  slowestWalkMs = 0;
+  walking = 0;
   private held = 0;
   /** Symbols whose callers were asked for already (a walk went past them). */
   readonly expanded = new Set<string>();
@@ -323,10 +332,11 @@ export async function reachOf(services: Services, root: ResolvedSymbol, depth: n
   }
   if (isType(symbol)) tasks.push(inheritorsOf(services, collector, root, depth, signal));
   await Promise.all(tasks);
-  await usagesOf(services, collector, root, await usages);
+  const asked = await usages;
+  await usagesOf(services, collector, root, asked);
   await testFileMentions(services, collector, symbol, 0);
   await expand(services, collector, depth, signal, isCallable(symbol));
-  return collector.reach();
+  return { ...collector.reach(), ...(asked.ok ? { usages: asked.answer } : {}) };
 }
 
 /**
@@ -382,11 +392,16 @@ async function callersOf(services: Services, collector: Collector, symbol: Store
   const levels = Math.min(depth - at, CALLS_DEPTH_MAX);
   if (levels < 1) return;
   let answer: CallsResponse;
+  const started = performance.now();
+  collector.walking++;
   try {
     answer = await findCalls(services, { id: symbol.id, depth: levels, limit: CALLERS_PAGE }, 'incoming', signal);
   } catch (error) {
     failed(collector, error, 'call', 'find_callers', symbol);
     return;
+  } finally {
+    collector.walking--;
+    collector.slowestWalkMs = Math.max(collector.slowestWalkMs, performance.now() - started);
   }
   let results = answer.results;
   if (answer.totalMatches > results.length) {
@@ -560,8 +575,15 @@ async function expand(services: Services, collector: Collector, depth: number, s
     budget -= now.length;
     for (const entry of now) collector.expanded.add(entry.key);
     let stopped = 0;
-    await forEachLimit(now, CONCURRENCY, async (entry) => {
-      if (performance.now() - started > EXPAND_BUDGET_MS) {
+    let rest = now;
+    if (collector.slowestWalkMs === 0 && now.length > 0) {
+      // No walk timed yet (a type's reach starts with usages): the first runs alone, and how long it took decides how many more fit.
+      await callersOf(services, collector, now[0].stored!, distance, depth, signal);
+      rest = now.slice(1);
+    }
+    await forEachLimit(rest, CONCURRENCY, async (entry) => {
+      // The walks share one thread: one more ends after those running now, each as slow as the slowest so far.
+      if (performance.now() - started + collector.slowestWalkMs * (collector.walking + 1) > EXPAND_BUDGET_MS) {
         stopped++;
         return;
       }
@@ -569,7 +591,8 @@ async function expand(services: Services, collector: Collector, depth: number, s
     });
     if (stopped > 0) {
       collector.omitted += stopped;
-      collector.note(`the callers of ${stopped} symbols at distance ${distance} were not asked for (past ${EXPAND_BUDGET_MS / 1000} s)`);
+      const slow = collector.slowestWalkMs > EXPAND_BUDGET_MS / 2 ? `; a walk takes ${(collector.slowestWalkMs / 1000).toFixed(1)} s here` : '';
+      collector.note(`the callers of ${stopped} symbols at distance ${distance} were not asked for (they would end past the ${EXPAND_BUDGET_MS / 1000} s budget${slow})`);
     }
     if (budget <= 0 || stopped > 0) break;
   }
