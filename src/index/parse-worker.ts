@@ -5,7 +5,7 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { addLanguageModules, languageById, type Language, type SourcePiece } from '../languages/index.js';
-import { extractSymbols } from '../syntax/index.js';
+import { extractFileSymbols } from '../syntax/index.js';
 import { loadParser } from '../syntax/grammars.js';
 import type { ExtractedSymbol } from '../syntax/types.js';
 import { contentHash, symbolIds } from './ids.js';
@@ -59,9 +59,13 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
     const derived = task.stored === undefined ? undefined : new Derive(task.stored);
     let symbolsJson: string;
     if (pieces) {
-      symbolsJson = await extractInPieces(language, pieces, derived);
+      const read = await extractInPieces(language, pieces, derived);
+      if (read.gaveUpAfterMs !== undefined) return gaveUp(task, read.gaveUpAfterMs, hash, content.length);
+      symbolsJson = read.json;
     } else {
-      const symbols = derived ? derived.add(await extractSymbols(language, text, stats)) : await extractSymbols(language, text, stats);
+      const read = await extractFileSymbols(language, text, stats);
+      if (read.gaveUpAfterMs !== undefined) return gaveUp(task, read.gaveUpAfterMs, hash, content.length);
+      const symbols = derived ? derived.add(read.symbols) : read.symbols;
       clock = performance.now();
       symbolsJson = encodeSymbols(symbols);
       lap('serialize', clock);
@@ -79,11 +83,12 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
  * once extracted, so only one piece's symbols are objects at a time (the kernel's 24 MB header of 194,403
  * #defines held them all, some 400 MB, until its message was written).
  */
-async function extractInPieces(language: Language, pieces: SourcePiece[], derived: Derive | undefined): Promise<string> {
+async function extractInPieces(language: Language, pieces: SourcePiece[], derived: Derive | undefined): Promise<{ json: string; gaveUpAfterMs?: number }> {
   const parts: string[] = [];
   for (const piece of pieces) {
-    const extracted = await extractSymbols(language, piece.text, stats);
-    const symbols = derived ? derived.add(extracted) : extracted;
+    const read = await extractFileSymbols(language, piece.text, stats);
+    if (read.gaveUpAfterMs !== undefined) return { json: '[]', gaveUpAfterMs: read.gaveUpAfterMs };
+    const symbols = derived ? derived.add(read.symbols) : read.symbols;
     for (const symbol of symbols) {
       for (const range of [symbol.range, symbol.selectionRange]) {
         range.start.line += piece.line;
@@ -95,7 +100,7 @@ async function extractInPieces(language: Language, pieces: SourcePiece[], derive
     if (symbols.length > 0) parts.push(encodeSymbols(symbols).slice(1, -1));
     lap('serialize', clock);
   }
-  return `[${parts.join(',')}]`;
+  return { json: `[${parts.join(',')}]` };
 }
 
 /**
@@ -118,6 +123,15 @@ class Derive implements DerivedValues {
     lap('serialize', clock);
     return kept;
   }
+}
+
+/**
+ * A file tree-sitter gave up on at its deadline (pathological input, or a machine too loaded to parse it in time):
+ * recorded with why, so /status lists it, instead of stored as a file without symbols.
+ */
+function gaveUp(task: ParseTask, afterMs: number, hash: string, size: number): WorkerResult {
+  const detail = `tree-sitter did not finish parsing it within ${(afterMs / 1000).toFixed(1)} s (1.5 s and 5 s per MB); parsed again when it changes`;
+  return { id: task.id, outcome: 'skipped', reason: 'parse_timeout', detail, hash, size };
 }
 
 /** A file larger than plumb parses: `hash` is empty when it was not read. */

@@ -50,8 +50,28 @@ export interface ExtractTiming {
 
 /** Every symbol tree-sitter sees in `source`, in document order. Never throws on bad input. */
 export async function extractSymbols(language: SyntaxLanguage, source: string, timing?: ExtractTiming): Promise<ExtractedSymbol[]> {
+  return (await extractFileSymbols(language, source, timing)).symbols;
+}
+
+/** What extractFileSymbols read: the symbols, and when tree-sitter gave up on the file, after how long (its budget). */
+export interface Extraction {
+  symbols: ExtractedSymbol[];
+  /** Set when the parse was halted at its deadline: the file's symbols are not known (never a silent empty file). */
+  gaveUpAfterMs?: number;
+}
+
+/** The milliseconds tree-sitter may spend on a source this long before plumb gives up on it. */
+export function parseBudgetMs(length: number): number {
+  return PARSE_BUDGET_MS + (length / 1_000_000) * PARSE_BUDGET_PER_MB_MS;
+}
+
+/**
+ * extractSymbols, saying when the parse was given up (the index lists such a file rather than storing it empty).
+ * `budgetMs` replaces parseBudgetMs(source.length).
+ */
+export async function extractFileSymbols(language: SyntaxLanguage, source: string, timing?: ExtractTiming, budgetMs?: number): Promise<Extraction> {
   const spec = language?.syntax;
-  if (!spec || typeof source !== 'string') return [];
+  if (!spec || typeof source !== 'string') return { symbols: [] };
   const parser = await loadParser(spec.grammar);
   // Editors and language servers drop a byte-order mark, so columns on line 1 must not count it.
   if (source.charCodeAt(0) === 0xfeff) source = source.slice(1);
@@ -66,23 +86,24 @@ export async function extractSymbols(language: SyntaxLanguage, source: string, t
   if (timing) clock = lap(timing, 'prepare', clock);
   let tree;
   // Error recovery on pathological input (thousands of unclosed brackets) can take seconds: give up instead.
-  const deadline = performance.now() + PARSE_BUDGET_MS + (source.length / 1_000_000) * PARSE_BUDGET_PER_MB_MS;
+  const budget = budgetMs ?? parseBudgetMs(source.length);
+  const deadline = performance.now() + budget;
   try {
     // A parse halted by its deadline resumes on the parser's next parse unless it is reset: the next file would be read as the rest of this one.
     parser.reset();
     tree = parser.parse(prepared, null, { progressCallback: () => performance.now() > deadline });
   } catch {
-    return [];
+    return { symbols: [] };
   }
   if (timing) clock = lap(timing, 'parse', clock);
-  if (!tree) return [];
+  if (!tree) return { symbols: [], gaveUpAfterMs: Math.round(budget) };
   try {
     // A language outside LANGUAGES (a test's withLanguages) stores its own id.
     const symbols = extractFromTree(tree, spec, language.id as LanguageId, prepared, source);
     if (spec.importsRename) addBaseAliases(spec, source, symbols);
-    return symbols;
+    return { symbols };
   } catch {
-    return [];
+    return { symbols: [] };
   } finally {
     tree.delete();
     if (timing) lap(timing, 'extract', clock);

@@ -9,7 +9,7 @@ import { languageById } from '../../src/languages/index.js';
 import { callsIn } from '../../src/syntax/calls.js';
 import { loadParser } from '../../src/syntax/grammars.js';
 import { parseSource } from '../../src/syntax/identifiers.js';
-import { extractSymbols } from '../../src/syntax/index.js';
+import { extractFileSymbols, extractSymbols, parseBudgetMs } from '../../src/syntax/index.js';
 import { parseStatements } from '../../src/syntax/statements/walker.js';
 
 const python = languageById('python')!;
@@ -39,4 +39,13 @@ t.test('statements, calls and identifier trees after a halted parse', async (t) 
   const tree = await parseSource(python.syntax, SMALL);
   t.equal(tree?.rootNode.text.trimEnd(), SMALL.trimEnd(), 'the small file, nothing of the halted one');
   tree?.delete();
+});
+
+t.test('a parse given up at its deadline says so, rather than reading as a file without symbols', async (t) => {
+  const halted = await extractFileSymbols(python, `${SMALL}${'x = 1\n'.repeat(20_000)}`, undefined, 0);
+  t.same(halted, { symbols: [], gaveUpAfterMs: 0 }, 'no symbols, and why: the index lists the file as parse_timeout');
+  const whole = await extractFileSymbols(python, HALTED);
+  t.same(whole.symbols.map((s) => s.name), ['big_marker', 'after'], 'within the usual budget, a 2,000-line comment run and all');
+  t.equal(whole.gaveUpAfterMs, undefined);
+  t.equal(parseBudgetMs(2_000_000), 11_500, '1.5 s and 5 s per MB');
 });
