@@ -7,10 +7,9 @@
  *   - the same right after a restart with the index file dropped from the page cache (`dd iflag=nocache`): the
  *     first N names;
  *   - 16 clients asking never-repeated names (autocannon), rare and common: req/s, latency, errors, and /health's
- *     latency asked meanwhile once every 20 ms (how long a search holds up a cheap request);
- *   - the other operations on the same service (bench/kernel-ops in the table): declaration, members,
- *     inheritors (index), hierarchy, statements over a directory and usages' syntactic fallback, p50/p99.
- * The index is built once into --cache (default $PLUMB_BENCH_CACHE/kernel-index) with `plumb index`'s code when
+ *     latency asked meanwhile once every 20 ms (how long a search holds up a cheap request).
+ * The other operations on the kernel (declaration, members, inheritors, hierarchy, statements, usages' fallback)
+ * are not timed here yet. The index is built once into --cache (default $PLUMB_BENCH_CACHE/kernel-index) with `plumb index`'s code when
  * it is not there; the tree is Debian's linux-source-6.1 (`apt-get install linux-source-6.1`), extracted as
  * bench/kernel.ts does. Without it: skipped, saying so.
  */
