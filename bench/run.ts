@@ -13,7 +13,8 @@
  *      and whatever else bench/NAVIGATION_BENCHES lists; each also runs alone with npx tsx.
  *   7. /symbols on common names (sqlalchemy, when installed) against /health in the same run (bench/names.ts), and the
  *      load figures: /symbols and a large C++ file's /outline under 32 connections on the million-symbol index (bench/load.ts).
- *   8. the whole Linux kernel (bench/kernel.ts): recall by kind against universal-ctags, and its cold build next to `ctags -R`.
+ *   8. the whole Linux kernel (bench/kernel.ts): recall by kind against universal-ctags, and its cold build next to `ctags -R`;
+ *      searches on its index never asked before, warm and right after a restart, and 16 clients with /health meanwhile (bench/kernel-search.ts).
  * Flags: --skip-cold, --skip-million, --skip-lsp, --skip-navigation, --skip-load, --skip-team, --skip-kernel, --fresh (rebuild the million-symbol index from scratch).
  * The million-symbol index is kept in $PLUMB_BENCH_CACHE (default <tmp>/plumb-bench) between runs.
  */
@@ -279,8 +280,8 @@ if (!args.has('--skip-load')) {
 // The shared PostgreSQL store next to SQLite on the million-symbol roots: cold builds, /symbols from a replica, load with one and
 // two replicas on the primary, then on one and two streaming standbys (req/s and CPU per request of each process).
 if (!args.has('--skip-team')) await benchScripts([['team.ts', []]]);
-// The whole kernel, extracted once into the bench cache: recall by kind against ctags and the cold build.
-if (!args.has('--skip-kernel')) await benchScripts([['kernel.ts', []]]);
+// The whole kernel, extracted once into the bench cache: recall by kind against ctags and the cold build, then searches on its index.
+if (!args.has('--skip-kernel')) await benchScripts([['kernel.ts', []], ['kernel-search.ts', []]]);
 
 /** The navigation benches, one process each (they build their own indexes and servers), output as they print it. */
 async function navigationBenches(): Promise<void> {
