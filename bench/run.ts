@@ -9,7 +9,7 @@
  *   5. the service's memory.
  *   6. the navigation operations, each next to the bare language-server request it wraps: declaration and
  *      members (bench/navigation.ts), usages and resolve (bench/usages.ts), inheritors (bench/hierarchy.ts), impact
- *      and changes (bench/impact.ts),
+ *      and changes on googletest and on the whole kernel, with context and call paths there (bench/impact.ts),
  *      and whatever else bench/NAVIGATION_BENCHES lists; each also runs alone with npx tsx.
  *   7. /symbols on common names (sqlalchemy, when installed) against /health in the same run (bench/names.ts), and the
  *      load figures: /symbols and a large C++ file's /outline under 32 connections on the million-symbol index (bench/load.ts).
@@ -290,7 +290,8 @@ async function navigationBenches(): Promise<void> {
     ['navigation.ts', [MILLION_ROOT, '--cache', path.join(BENCH_CACHE, 'million'), '--names', '100', ...MILLION_EXTRA.flatMap((root) => ['--extra', root])]],
     ['usages.ts', []],
     ['hierarchy.ts', []],
-    ['impact.ts', []],
+    // The kernel part reads its index from $PLUMB_BENCH_CACHE/kernel-index (built the first time).
+    ['impact.ts', args.has('--skip-kernel') ? ['--skip-kernel'] : []],
   ]);
 }
 
