@@ -90,6 +90,14 @@ const FILL_NAME_TEXT = 'INSERT INTO name_text (rowid, name) SELECT id, name FROM
 const FILL_TEXT = `INSERT INTO sig_text (rowid, signature) SELECT id,
   CASE WHEN return_type <> '' AND instr(signature, return_type) = 0 THEN signature || ' ' || return_type ELSE signature END FROM symbols;`;
 
+/**
+ * The full-text tables' merging while a load fills them: none as they fill (the optimize at its end merges every
+ * segment once; merging four at a time as they fill wrote the index over some log4(segments) times), and back to
+ * FTS5's defaults for the edits after.
+ */
+const FTS_LOAD_MERGES = ['name_text', 'sig_text'].map((t) => `INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 0); INSERT INTO ${t} (${t}, rank) VALUES ('crisismerge', 64);`).join(' ');
+const FTS_MERGES = ['name_text', 'sig_text'].map((t) => `INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 4); INSERT INTO ${t} (${t}, rank) VALUES ('crisismerge', 16);`).join(' ');
+
 /** Opens (or creates) the database; a different schema version or plumb version starts it afresh. */
 export function openStoreDatabase(file: string): Database.Database {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -141,11 +149,13 @@ function finishLoadIn(db: Database.Database): void {
     if (db.prepare('SELECT 1 FROM meta WHERE key = ?').get(TEXT_PENDING)) {
       // Only an empty store starts a bulk load, so no signature predates it; names are never deleted, so some may.
       const before = (db.prepare('SELECT max(id) FROM names').pluck().get() as number | null) ?? 0;
+      db.exec(FTS_LOAD_MERGES);
       db.exec(FILL_NAMES);
       db.prepare(FILL_NAME_TEXT).run(before);
       db.exec(FILL_TEXT);
       // One segment per full-text table: lookups then read one b-tree instead of some twenty.
       db.exec("INSERT INTO name_text (name_text) VALUES ('optimize'); INSERT INTO sig_text (sig_text) VALUES ('optimize');");
+      db.exec(FTS_MERGES);
       db.prepare('DELETE FROM meta WHERE key = ?').run(TEXT_PENDING);
     }
   })();
