@@ -95,10 +95,13 @@ function followsSeparator(source: string, start: number): boolean {
   return c === 44 || (c === 58 && source.charCodeAt(j - 1) !== 58);
 }
 
-/** The `}` matching the `{` at `open`, skipping literals; -1 when the file ends first. */
-function matchingBrace(source: string, open: number, rules: BodyRules): number {
+/**
+ * The `}` matching the `{` at `open`, skipping literals; -1 when the file ends first, or when the search would read
+ * past `until` (the caller's budget: a file of unclosed braces would otherwise be read to its end from each of them).
+ */
+function matchingBrace(source: string, open: number, rules: BodyRules, until: number): number {
   let depth = 0;
-  const n = source.length;
+  const n = Math.min(source.length, until);
   for (let i = open; i < n; i++) {
     const c = source.charCodeAt(i);
     if (c === 123) {
@@ -121,6 +124,11 @@ export function blankableBodies(source: string, rules: BodyRules): Array<[number
   const n = source.length;
   /** The last token could end a statement (a word, literal or closing bracket): Go puts a `;` after it at a line break. */
   let ends = false;
+  /**
+   * What the quick brace count may still read, in all: a few times the file, then every body takes the stack's way
+   * (the same ranges, read once). Without it, n unclosed bodies cost n reads of the rest of the file.
+   */
+  let quickBudget = 4 * n + 65_536;
 
   const emit = (ranges: Array<[number, number]>): void => {
     const target = stack.length ? stack[stack.length - 1].inner : out;
@@ -203,7 +211,8 @@ export function blankableBodies(source: string, rules: BodyRules): Array<[number
         const body = !nested && head.angles === 0 && rules.isBody(head);
         if (body) {
           // Most bodies are clean: find the end with a plain brace count and blank at once.
-          const close = matchingBrace(source, i, rules);
+          const close = quickBudget > 0 ? matchingBrace(source, i, rules, i + quickBudget) : -1;
+          quickBudget -= (close > 0 ? close : Math.min(n, i + quickBudget)) - i;
           if (close > 0 && !holdsWord(source, i + 1, close, rules)) {
             if (close > i + 1) emit([[i + 1, close]]);
             i = close;

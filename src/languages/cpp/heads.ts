@@ -168,6 +168,8 @@ export function declarationHeadCuts(source: string): Range[] {
   const cuts: Range[] = [];
   const stack: Frame[] = [frame(true)];
   const n = source.length;
+  /** What the quick brace count may still read, in all (a file of unclosed braces would be read to its end from each). */
+  let quickBudget = 4 * n + 65_536;
   const top = (): Frame => stack[stack.length - 1];
 
   const closeGroup = (): void => {
@@ -264,7 +266,8 @@ export function declarationHeadCuts(source: string): Range[] {
       case 123: { // {
         if (current.statements && current.head.length && functionBody(current.head)) {
           // A function body with no type declared in it: blanked before parsing (bodies.ts), so nothing in it matters here.
-          const close = matchingBrace(source, i);
+          const close = quickBudget > 0 ? matchingBrace(source, i, i + quickBudget) : -1;
+          quickBudget -= (close > 0 ? close : Math.min(n, i + quickBudget)) - i;
           if (close > 0 && !containsWord(source, i, close, LOCAL_TYPE_WORDS)) {
             endHead(current, '{');
             i = close;
@@ -358,10 +361,13 @@ function functionBody(head: Item[]): boolean {
   return paren && !initializerBrace(head);
 }
 
-/** The `}` matching the `{` at `open`, skipping comments, literals and directives; -1 when the file ends first. */
-function matchingBrace(source: string, open: number): number {
+/**
+ * The `}` matching the `{` at `open`, skipping comments, literals and directives; -1 when the file ends first or
+ * the search would read past `until` (the caller's budget).
+ */
+function matchingBrace(source: string, open: number, until: number): number {
   let depth = 0;
-  const n = source.length;
+  const n = Math.min(source.length, until);
   for (let i = open; i < n; i++) {
     const c = source.charCodeAt(i);
     if (c === 123) {
