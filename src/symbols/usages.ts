@@ -25,6 +25,7 @@ import { checkLimit, listEnvelope, toIndexSymbol } from './envelope.js';
 import { stripBom } from '../files.js';
 import { resolveOne, type ResolvedSymbol } from './resolve-symbol.js';
 import { indexingReason, REFERENCES, semanticOr, ServerConversation, unparsedReason, type ServerSession } from './server-conversation.js';
+import { MAX_PARSED_BYTES } from '../index/parse-pool.js';
 
 /** A reference before it is answered: where it is. */
 interface Hit {
@@ -205,7 +206,8 @@ async function syntactic(services: Services, symbol: StoredSymbol, userOnly: boo
   const unread: string[] = [];
   await forEachLimit(misses, READ_CONCURRENCY, async ({ stored, absolute }) => {
     if (signal?.aborted) throw cancelled();
-    const read = await services.workspace.files.read(absolute);
+    // Up to the size the index parses (a kernel's 24 MB register header uses names too), as syntactic callers read.
+    const read = await services.workspace.files.read(absolute, MAX_PARSED_BYTES);
     if (read.ok) scan(stored, absolute, stripBom(read.text));
     else if (read.reason !== 'not_found') unread.push(`${stored} (${read.message})`);
   });

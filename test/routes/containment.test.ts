@@ -85,7 +85,8 @@ t.test('reads check containment at read time, before the watcher has caught up',
   // Rust has no server here: its usages are the syntactic scan, which reads every Rust file.
   writeFileSync(path.join(root, 'lib.rs'), 'pub fn rust_marker_fn() -> u32 {\n    7\n}\n');
   writeFileSync(path.join(root, 'main.rs'), 'fn main() {\n    let _ = rust_marker_fn();\n}\n');
-  writeFileSync(path.join(root, 'huge.rs'), `// rust_marker_fn\n${'// generated padding, 32 bytes\n'.repeat(576 * 1024)}`);
+  writeFileSync(path.join(root, 'huge.rs'), '// rust_marker_fn\n');
+  truncateSync(path.join(root, 'huge.rs'), 65 * 1024 * 1024);
   // No watcher: the index still holds swap_me.py as it was when the link replaces it.
   const app = await startApp(t, root, { index: { watch: false } });
   await indexReady(app);
@@ -130,7 +131,7 @@ t.test('reads check containment at read time, before the watcher has caught up',
     t.equal(body.precision, 'syntactic');
     t.match(body.results, [{ file: 'main.rs', line: 2 }], 'the readable use is found');
     t.equal(body.partial, true, 'partial: a file was not read');
-    t.match(body.reason, /1 file was not read: huge\.rs \(is larger than 16 MB; not read\)/);
+    t.match(body.reason, /1 file was not read: huge\.rs \(is larger than 64 MB; not read\)/);
   });
 
   t.test('a FIFO is not called a directory', async (t) => {
