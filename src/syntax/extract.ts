@@ -18,9 +18,11 @@ export function extractFromTree(tree: Tree, spec: LanguageSpec, language: Langua
     source,
     original,
     text: (node) => (node ? source.slice(node.startIndex, node.endIndex) : ''),
+    parentOf: (node) => parents.get(node) ?? node.parent,
     namespaces: new Set(),
   };
   const siblings: Siblings = new Map();
+  const parents = new Map<Node, Node>();
   /** Scope-only declarations that name bases (Rust `impl Trait for Type`): their bases join the type's. */
   const scopeBases: ExtractedSymbol[] = [];
   const root: Scope = { containers: [], containingType: null, parentKind: null, outer: null, defining: true };
@@ -30,7 +32,10 @@ export function extractFromTree(tree: Tree, spec: LanguageSpec, language: Langua
     // One call for all children: `child(i)` would walk the siblings again for each i.
     const children = node.children;
     // What comes before each child, for the doc and decorators above a declaration without a call into the tree per step.
-    for (let i = 0; i < children.length; i++) siblings.set(children[i], children[i - 1] ?? null);
+    for (let i = 0; i < children.length; i++) {
+      siblings.set(children[i], children[i - 1] ?? null);
+      parents.set(children[i], node);
+    }
     for (const child of children) {
       walk(child, current, depth + 1);
       if (spec.siblingScope) current = spec.siblingScope(child, current, ctx) ?? current;

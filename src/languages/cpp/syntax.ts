@@ -69,7 +69,7 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
     }
     case 'ERROR':
       // After a directive the grammar does not take in an enum (`A,` `#define A A` `B,`), the next enumerators come as errors.
-      return node.parent?.type === 'enumerator_list' ? strayEnumerators(node, ctx) : undefined;
+      return ctx.parentOf(node)?.type === 'enumerator_list' ? strayEnumerators(node, ctx) : undefined;
     default:
       return undefined;
   }
