@@ -33,9 +33,9 @@ export const ServerStatus = Type.Object({
 export type ServerStatus = Static<typeof ServerStatus>;
 
 /** Why a file or directory is left out of the index. */
-export const LeftOutReason = Type.Enum(['too_large', 'binary', 'unreadable', 'parse_timeout', 'build_output'], {
+export const LeftOutReason = Type.Enum(['too_large', 'binary', 'unreadable', 'parse_timeout', 'too_deep', 'build_output'], {
   description: 'too_large: larger than the 64 MB plumb parses; binary: not text (NUL bytes in its first 8 KB); unreadable: the file cannot be read (its error in detail); '
-    + 'parse_timeout: tree-sitter did not finish parsing it within its budget (1.5 s and 5 s per MB: pathological input, or a machine too loaded), parsed again when it changes; '
+    + 'parse_timeout: tree-sitter did not finish parsing it within its budget (1.5 s and 5 s per MB: pathological input, or a machine too loaded), parsed again when it changes; too_deep: it nests brackets more than 1,000 deep (no code people write; tree-sitter would overflow its stack); '
     + 'build_output: a directory a build tool writes to, told by a marker in it (CMakeCache.txt, CACHEDIR.TAG, project.assets.json...) or a manifest beside it (Cargo.toml for target/...)',
 });
 
@@ -46,6 +46,7 @@ export const NotIndexed = Type.Object({
     binary: Type.Optional(Type.Integer()),
     unreadable: Type.Optional(Type.Integer()),
     parse_timeout: Type.Optional(Type.Integer()),
+    too_deep: Type.Optional(Type.Integer()),
     build_output: Type.Optional(Type.Integer()),
   }, { description: 'How many of each reason (reasons with none are left out)' }),
   paths: Type.Array(Type.Object({

@@ -6,7 +6,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs
 import { parentPort, workerData } from 'node:worker_threads';
 import { addLanguageModules, languageById, type Language, type SourcePiece } from '../languages/index.js';
 import { extractFileSymbols } from '../syntax/index.js';
-import { loadParser } from '../syntax/grammars.js';
+import { loadParser, MAX_NESTING } from '../syntax/grammars.js';
 import type { ExtractedSymbol } from '../syntax/types.js';
 import { contentHash, symbolIds } from './ids.js';
 import { humpsOf } from './ranking.js';
@@ -60,11 +60,11 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
     let symbolsJson: string;
     if (pieces) {
       const read = await extractInPieces(language, pieces, derived);
-      if (read.gaveUpAfterMs !== undefined) return gaveUp(task, read.gaveUpAfterMs, hash, content.length);
+      if (read.gaveUpAfterMs !== undefined || read.tooDeep) return notParsed(task, read, hash, content.length);
       symbolsJson = read.json;
     } else {
       const read = await extractFileSymbols(language, text, stats);
-      if (read.gaveUpAfterMs !== undefined) return gaveUp(task, read.gaveUpAfterMs, hash, content.length);
+      if (read.gaveUpAfterMs !== undefined || read.tooDeep) return notParsed(task, read, hash, content.length);
       const symbols = derived ? derived.add(read.symbols) : read.symbols;
       clock = performance.now();
       symbolsJson = encodeSymbols(symbols);
@@ -83,11 +83,11 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
  * once extracted, so only one piece's symbols are objects at a time (the kernel's 24 MB header of 194,403
  * #defines held them all, some 400 MB, until its message was written).
  */
-async function extractInPieces(language: Language, pieces: SourcePiece[], derived: Derive | undefined): Promise<{ json: string; gaveUpAfterMs?: number }> {
+async function extractInPieces(language: Language, pieces: SourcePiece[], derived: Derive | undefined): Promise<{ json: string; gaveUpAfterMs?: number; tooDeep?: true }> {
   const parts: string[] = [];
   for (const piece of pieces) {
     const read = await extractFileSymbols(language, piece.text, stats);
-    if (read.gaveUpAfterMs !== undefined) return { json: '[]', gaveUpAfterMs: read.gaveUpAfterMs };
+    if (read.gaveUpAfterMs !== undefined || read.tooDeep) return { ...read, json: '[]' };
     const symbols = derived ? derived.add(read.symbols) : read.symbols;
     for (const symbol of symbols) {
       for (const range of [symbol.range, symbol.selectionRange]) {
@@ -126,11 +126,13 @@ class Derive implements DerivedValues {
 }
 
 /**
- * A file tree-sitter gave up on at its deadline (pathological input, or a machine too loaded to parse it in time):
- * recorded with why, so /status lists it, instead of stored as a file without symbols.
+ * A file tree-sitter gave up on at its deadline (pathological input, or a machine too loaded to parse it in time), or
+ * one nesting brackets deeper than it is asked to parse: recorded with why, so /status lists it, instead of stored as
+ * a file without symbols.
  */
-function gaveUp(task: ParseTask, afterMs: number, hash: string, size: number): WorkerResult {
-  const detail = `tree-sitter did not finish parsing it within ${(afterMs / 1000).toFixed(1)} s (1.5 s and 5 s per MB); parsed again when it changes`;
+function notParsed(task: ParseTask, read: { gaveUpAfterMs?: number; tooDeep?: true }, hash: string, size: number): WorkerResult {
+  if (read.tooDeep) return { id: task.id, outcome: 'skipped', reason: 'too_deep', detail: `nests brackets more than ${MAX_NESTING} deep: not parsed`, hash, size };
+  const detail = `tree-sitter did not finish parsing it within ${((read.gaveUpAfterMs ?? 0) / 1000).toFixed(1)} s (1.5 s and 5 s per MB); parsed again when it changes`;
   return { id: task.id, outcome: 'skipped', reason: 'parse_timeout', detail, hash, size };
 }
 

@@ -153,7 +153,7 @@ export interface FileUpdate {
 }
 
 /** Why a file is not indexed: larger than plumb parses, not text, or not readable. */
-export type SkipReason = 'too_large' | 'binary' | 'unreadable' | 'parse_timeout';
+export type SkipReason = 'too_large' | 'binary' | 'unreadable' | 'parse_timeout' | 'too_deep';
 
 /** Why a file or directory is left out of the index: a file's SkipReason, or a directory of build output (src/index/build-output.ts). */
 export type LeftOutReason = SkipReason | 'build_output';

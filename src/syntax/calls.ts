@@ -4,7 +4,7 @@
  * `Foo`). Syntactic only: which `run` is meant is for the caller to guess.
  */
 import type { Node } from 'web-tree-sitter';
-import { loadParser } from './grammars.js';
+import { loadParser, parseWithin } from './grammars.js';
 import type { LanguageSpec } from './spec.js';
 
 export interface CallHit {
@@ -38,15 +38,7 @@ export async function callsIn(spec: LanguageSpec | undefined, source: string, li
   if (!spec) return undefined;
   const parser = await loadParser(spec.grammar);
   if (source.charCodeAt(0) === 0xfeff) source = source.slice(1);
-  const deadline = performance.now() + PARSE_BUDGET_MS + (source.length / 1_000_000) * 5000;
-  let tree;
-  try {
-    // A parse halted by its deadline resumes on the parser's next parse unless it is reset: the next file would be read as the rest of this one.
-    parser.reset();
-    tree = parser.parse(source, null, { progressCallback: () => performance.now() > deadline });
-  } catch {
-    return undefined;
-  }
+  const { tree } = parseWithin(parser, source, PARSE_BUDGET_MS + (source.length / 1_000_000) * 5000);
   if (!tree) return undefined;
   try {
     const hits: CallHit[] = [];

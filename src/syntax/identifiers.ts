@@ -10,7 +10,7 @@
  * `${...}`, f-string or interpolated-string holes (they count as string), and code in `#if 0`.
  */
 import type { Node, Tree } from 'web-tree-sitter';
-import { loadParser } from './grammars.js';
+import { loadParser, parseWithin } from './grammars.js';
 import type { LanguageSpec } from './spec.js';
 
 export interface Occurrence {
@@ -71,14 +71,7 @@ const PARSE_BUDGET_MS = 2000;
 export async function parseSource(spec: LanguageSpec | undefined, source: string): Promise<Tree | null> {
   if (!spec) return null;
   const parser = await loadParser(spec.grammar);
-  const deadline = performance.now() + PARSE_BUDGET_MS + (source.length / 1_000_000) * 5000;
-  try {
-    // A parse halted by its deadline resumes on the parser's next parse unless it is reset: the next file would be read as the rest of this one.
-    parser.reset();
-    return parser.parse(source, null, { progressCallback: () => performance.now() > deadline });
-  } catch {
-    return null;
-  }
+  return parseWithin(parser, source, PARSE_BUDGET_MS + (source.length / 1_000_000) * 5000).tree;
 }
 
 /** The identifier leaf at a 1-based position, or the one ending just before it (a cursor right after a name). */

@@ -18,7 +18,7 @@
 import type { ExtractedSymbol, LanguageId } from './types.js';
 import { aliasedBaseNames, importAliases } from './bases.js';
 import { extractFromTree } from './extract.js';
-import { loadParser } from './grammars.js';
+import { loadParser, parseWithin } from './grammars.js';
 import type { LanguageSpec } from './spec.js';
 
 /** What extraction needs of a language (src/languages/<id>/): its id, stored with each symbol, and its spec. */
@@ -58,6 +58,8 @@ export interface Extraction {
   symbols: ExtractedSymbol[];
   /** Set when the parse was halted at its deadline: the file's symbols are not known (never a silent empty file). */
   gaveUpAfterMs?: number;
+  /** Set when the file nests brackets deeper than tree-sitter is asked to parse (MAX_NESTING): not parsed. */
+  tooDeep?: true;
 }
 
 /** The milliseconds tree-sitter may spend on a source this long before plumb gives up on it. */
@@ -84,19 +86,15 @@ export async function extractFileSymbols(language: SyntaxLanguage, source: strin
     prepared = source;
   }
   if (timing) clock = lap(timing, 'prepare', clock);
-  let tree;
   // Error recovery on pathological input (thousands of unclosed brackets) can take seconds: give up instead.
   const budget = budgetMs ?? parseBudgetMs(source.length);
-  const deadline = performance.now() + budget;
-  try {
-    // A parse halted by its deadline resumes on the parser's next parse unless it is reset: the next file would be read as the rest of this one.
-    parser.reset();
-    tree = parser.parse(prepared, null, { progressCallback: () => performance.now() > deadline });
-  } catch {
-    return { symbols: [] };
-  }
+  const parsed = parseWithin(parser, prepared, budget);
   if (timing) clock = lap(timing, 'parse', clock);
-  if (!tree) return { symbols: [], gaveUpAfterMs: Math.round(budget) };
+  if (!parsed.tree) {
+    if (parsed.reason === 'halted') return { symbols: [], gaveUpAfterMs: Math.round(budget) };
+    return parsed.reason === 'too_deep' ? { symbols: [], tooDeep: true } : { symbols: [] };
+  }
+  const tree = parsed.tree;
   try {
     // A language outside LANGUAGES (a test's withLanguages) stores its own id.
     const symbols = extractFromTree(tree, spec, language.id as LanguageId, prepared, source);

@@ -60,7 +60,7 @@ CREATE TABLE symbol_bases (workspace_id integer NOT NULL, symbol_id bigint NOT N
 CREATE INDEX symbol_bases_base ON symbol_bases (workspace_id, base, symbol_id);
 CREATE INDEX symbol_bases_symbol ON symbol_bases (workspace_id, symbol_id);
 `,
-  // Files recorded without being parsed say why (too_large, binary, unreadable, parse_timeout); directories left out as build output.
+  // Files recorded without being parsed say why (too_large, binary, unreadable, parse_timeout, too_deep); directories left out as build output.
   `
 ALTER TABLE files ADD COLUMN skipped text COLLATE "C", ADD COLUMN skipped_detail text;
 CREATE INDEX files_skipped ON files (workspace_id, path) WHERE skipped IS NOT NULL;

@@ -18,7 +18,7 @@ CREATE TABLE packages (
   UNIQUE (name, path)
 );
 CREATE INDEX packages_lower ON packages (lower(name));
--- skipped: why a file is recorded without being parsed (too_large, binary, unreadable, parse_timeout), with skipped_detail for people; NULL when parsed.
+-- skipped: why a file is recorded without being parsed (too_large, binary, unreadable, parse_timeout, too_deep), with skipped_detail for people; NULL when parsed.
 CREATE TABLE files (
   id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime REAL NOT NULL, ctime REAL NOT NULL, ino INTEGER NOT NULL, hash TEXT NOT NULL,
   language TEXT NOT NULL, package_id INTEGER NOT NULL, external INTEGER NOT NULL, symbol_count INTEGER NOT NULL, skipped TEXT, skipped_detail TEXT

@@ -15,7 +15,7 @@
  *   mapped node in between adds one.
  */
 import { Query, type Node, type Parser, type Tree } from 'web-tree-sitter';
-import { loadParser } from '../grammars.js';
+import { loadParser, parseWithin } from '../grammars.js';
 import type { LanguageSpec, StatementTable } from '../spec.js';
 import { CALLABLE_SHORTS, STATEMENT_SHORTS, STRUCTURE_SHORTS, type ShortType, type StatementFile, type StatementNode } from './types.js';
 
@@ -33,15 +33,7 @@ export async function parseStatements(spec: LanguageSpec | undefined, source: st
   const parser = await loadParser(spec.grammar);
   // As the index does: a byte-order mark is not counted in columns.
   if (source.charCodeAt(0) === 0xfeff) source = source.slice(1);
-  const deadline = performance.now() + PARSE_BUDGET_MS + (source.length / 1_000_000) * PARSE_BUDGET_PER_MB_MS;
-  let tree: Tree | null;
-  try {
-    // A parse halted by its deadline resumes on the parser's next parse unless it is reset: the next file would be read as the rest of this one.
-    parser.reset();
-    tree = parser.parse(source, null, { progressCallback: () => performance.now() > deadline });
-  } catch {
-    return null;
-  }
+  const { tree } = parseWithin(parser, source, PARSE_BUDGET_MS + (source.length / 1_000_000) * PARSE_BUDGET_PER_MB_MS);
   if (!tree) return null;
   try {
     return walkTree(tree, parser, spec, spec.statements, source);
