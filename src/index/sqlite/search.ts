@@ -40,15 +40,27 @@ export class SearchPlanner {
   private vocab = false;
   private readonly stats: NameStats = {
     trigram: (trigram) => this.stat(`t${trigram}`, () => {
-      if (!this.vocab) this.statements.db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.name_trigrams USING fts5vocab(main, 'name_text', 'row')");
-      this.vocab = true;
-      return (this.statements.get('SELECT doc FROM temp.name_trigrams WHERE term = ?').pluck().get(trigram) as number | undefined) ?? 0;
+      const read = (): number => (this.statements.get('SELECT doc FROM temp.name_trigrams WHERE term = ?').pluck().get(trigram) as number | undefined) ?? 0;
+      if (!this.vocab) this.makeVocab();
+      try {
+        return read();
+      } catch (error) {
+        // A change of the connection's temp_store drops its temp tables (the end of a bulk load does one): made again.
+        if (!/no such table/.test(String(error))) throw error;
+        this.makeVocab();
+        return read();
+      }
     }),
     firstHump: (prefix) => this.stat(`f${prefix}`, () => this.statements.get('SELECT count(*) FROM names WHERE first >= ? AND first < ?').pluck().get(prefix, prefixEnd(prefix)) as number),
     names: () => this.statNames,
   };
 
   constructor(private readonly statements: Statements) {}
+
+  private makeVocab(): void {
+    this.statements.db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.name_trigrams USING fts5vocab(main, 'name_text', 'row')");
+    this.vocab = true;
+  }
 
   /** Forgets the counts when the names grew by a tenth since they were read. */
   private checkStats(): void {
