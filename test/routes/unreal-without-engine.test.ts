@@ -123,13 +123,14 @@ t.test('where the file parses (plain C++ beside the module), clangd\'s answers s
   t.equal(twice.body.precision, 'semantic');
   t.equal(twice.body.source, 'lsp');
   t.same(twice.body.results.map((u) => `${u.line}:${u.column}`), ['12:10', '12:16']);
-  t.notOk(twice.body.reason);
+  // Nothing merged and no parse failure said; at most that clangd was still indexing (its background index on a fast machine).
+  t.match(twice.body.reason ?? '', /^(|The \S+ server was still indexing.*)$/, 'clangd\'s answer, not merged');
 
   // No references, and none in the source either: the empty answer stands, without a word.
   const unused = await getJson<UsagesResponse>(app, '/symbols/usages?symbol=MyMath::Unused');
   t.equal(unused.body.precision, 'semantic');
   t.equal(unused.body.totalMatches, 0);
-  t.notOk(unused.body.reason);
+  t.match(unused.body.reason ?? '', /^(|The \S+ server was still indexing.*)$/, 'the empty answer stands, nothing said but indexing');
 
   const outline = await getJson<OutlineResponse>(app, '/outline?file=Source/MyGame/Private/MyMath.cpp');
   t.equal(outline.body.source, 'lsp');
