@@ -13,7 +13,7 @@
  * skipped, so a brace in them counts for nothing.
  */
 
-import { isIdentPart, isIdentStart, literalEnd, mayStartLiteral, type CLexOptions } from './c-lexer.js';
+import { isIdentPart, isIdentStart, literalEnd, matchingBrace, mayStartLiteral, type CLexOptions } from './c-lexer.js';
 import { containsWord } from './common.js';
 
 /** The lexing options (directives, raw strings, multi-line strings) say how comments and literals are skipped (c-lexer.ts). */
@@ -93,27 +93,6 @@ function followsSeparator(source: string, start: number): boolean {
   while (j >= 0 && (source.charCodeAt(j) === 32 || source.charCodeAt(j) === 9 || source.charCodeAt(j) === 10 || source.charCodeAt(j) === 13)) j--;
   const c = source.charCodeAt(j);
   return c === 44 || (c === 58 && source.charCodeAt(j - 1) !== 58);
-}
-
-/**
- * The `}` matching the `{` at `open`, skipping literals; -1 when the file ends first, or when the search would read
- * past `until` (the caller's budget: a file of unclosed braces would otherwise be read to its end from each of them).
- */
-function matchingBrace(source: string, open: number, rules: BodyRules, until: number): number {
-  let depth = 0;
-  const n = Math.min(source.length, until);
-  for (let i = open; i < n; i++) {
-    const c = source.charCodeAt(i);
-    if (c === 123) {
-      depth++;
-    } else if (c === 125) {
-      if (--depth === 0) return i;
-    } else if (mayStartLiteral(c)) {
-      const end = literalEnd(source, i, rules);
-      if (end > i) i = end - 1;
-    }
-  }
-  return -1;
 }
 
 /** The ranges (inside the braces) of the bodies to blank, in document order. */

@@ -151,3 +151,25 @@ function rawStringEnd(source: string, quote: number, options: CLexOptions): numb
   }
   return undefined;
 }
+
+/**
+ * The `}` matching the `{` at `open`, skipping comments and literals as `options` lex them; -1 when the file ends
+ * first, or when the search would read past `until` (the caller's budget: a file of unclosed braces would otherwise
+ * be read to its end from each of them).
+ */
+export function matchingBrace(source: string, open: number, options: CLexOptions, until: number): number {
+  let depth = 0;
+  const n = Math.min(source.length, until);
+  for (let i = open; i < n; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 123) {
+      depth++;
+    } else if (c === 125) {
+      if (--depth === 0) return i;
+    } else if (mayStartLiteral(c)) {
+      const end = literalEnd(source, i, options);
+      if (end > i) i = end - 1;
+    }
+  }
+  return -1;
+}

@@ -24,7 +24,7 @@
  * a head that holds a conditional directive is left alone (its branches are macros.ts's business), and
  * so are statements that are not declarations.
  */
-import { directiveEnd, isIdentPart, isIdentStart, literalAt, literalEnd, mayStartLiteral } from '../../syntax/c-lexer.js';
+import { directiveEnd, isIdentPart, isIdentStart, literalAt, matchingBrace, mayStartLiteral } from '../../syntax/c-lexer.js';
 import { containsWord } from '../../syntax/common.js';
 
 type Range = [number, number];
@@ -266,7 +266,7 @@ export function declarationHeadCuts(source: string): Range[] {
       case 123: { // {
         if (current.statements && current.head.length && functionBody(current.head)) {
           // A function body with no type declared in it: blanked before parsing (bodies.ts), so nothing in it matters here.
-          const close = quickBudget > 0 ? matchingBrace(source, i, i + quickBudget) : -1;
+          const close = quickBudget > 0 ? matchingBrace(source, i, LEXING, i + quickBudget) : -1;
           quickBudget -= (close > 0 ? close : Math.min(n, i + quickBudget)) - i;
           if (close > 0 && !containsWord(source, i, close, LOCAL_TYPE_WORDS)) {
             endHead(current, '{');
@@ -359,27 +359,6 @@ function functionBody(head: Item[]): boolean {
     }
   }
   return paren && !initializerBrace(head);
-}
-
-/**
- * The `}` matching the `{` at `open`, skipping comments, literals and directives; -1 when the file ends first or
- * the search would read past `until` (the caller's budget).
- */
-function matchingBrace(source: string, open: number, until: number): number {
-  let depth = 0;
-  const n = Math.min(source.length, until);
-  for (let i = open; i < n; i++) {
-    const c = source.charCodeAt(i);
-    if (c === 123) {
-      depth++;
-    } else if (c === 125) {
-      if (--depth === 0) return i;
-    } else if (mayStartLiteral(c)) {
-      const end = literalEnd(source, i, LEXING);
-      if (end > i) i = end - 1;
-    }
-  }
-  return -1;
 }
 
 function startsLine(source: string, i: number): boolean {
