@@ -14,14 +14,11 @@
  * bench/kernel.ts does. Without it: skipped, saying so.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import Database from 'better-sqlite3';
-import { validateConfig } from '../src/config.js';
-import { SymbolIndex } from '../src/index/symbol-index.js';
-import { corpusPath, linuxSource, requireCorpora } from '../test/corpora.js';
+import { BENCH_CACHE, kernelIndex, kernelNames, kernelRoot } from './kernel-names.js';
 import { markdownTable, percentile } from './measure.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -30,70 +27,33 @@ const option = (name: string): string | undefined => {
   const at = argv.indexOf(name);
   return at >= 0 ? argv[at + 1] : undefined;
 };
-const BENCH_CACHE = process.env.PLUMB_BENCH_CACHE ?? path.join(os.tmpdir(), 'plumb-bench');
 const NAMES = Number(option('--names') ?? 300);
 const DURATION = Number(option('--duration') ?? 10);
 const CONNECTIONS = Number(option('--connections') ?? 16);
 
-let root = option('--root');
-if (!root) {
-  const missing: string[] = [];
-  if (!requireCorpora({ fail: (message: string) => missing.push(message) }, 'linux-source', 'xz')) {
-    console.log(`bench/kernel-search.ts: skipped (${missing.join('; ')})`);
-    process.exit(0);
-  }
-  const version = path.basename(corpusPath('linux-source')).replace(/\.tar\.xz$/, '');
-  root = linuxSource([], path.join(BENCH_CACHE, version));
-}
-if (!existsSync(root)) {
-  console.log(`bench/kernel-search.ts: skipped (no kernel tree at ${root})`);
+const tree = kernelRoot(option('--root'));
+if ('skipped' in tree) {
+  console.log(`bench/kernel-search.ts: skipped (${tree.skipped})`);
   process.exit(0);
 }
+const { root } = tree;
 const cacheDir = option('--cache') ?? path.join(BENCH_CACHE, 'kernel-index');
-const dbFile = (): string | undefined => {
-  if (!existsSync(cacheDir)) return undefined;
-  const dir = readdirSync(cacheDir).find((entry) => entry.startsWith(`${path.basename(root)}-`) && existsSync(path.join(cacheDir, entry, 'index.sqlite')));
-  return dir ? path.join(cacheDir, dir, 'index.sqlite') : undefined;
-};
-if (!dbFile()) {
-  console.error(`kernel-search: building the index of ${root} into ${cacheDir} (once; some minutes)`);
-  const index = await SymbolIndex.open({ root, config: validateConfig({ cacheDir, logLevel: 'silent', index: { watch: false } }), cacheDir });
-  await index.build();
-  await index.close();
-}
-const file = dbFile() as string;
+const file = await kernelIndex(root, cacheDir, 'kernel-search');
 
 const ms = (n: number): string => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
 const count = (n: number): string => new Intl.NumberFormat('en-US').format(Math.round(n));
 const load = (): string => os.loadavg().map((n) => n.toFixed(1)).join(' ');
 
 // The names, read once from the index: every distinct name with its count of symbols (forward declarations aside), in a fixed shuffled order.
-const db = new Database(file, { readonly: true });
-const counted = db.prepare('SELECT name, count(*) AS n FROM symbols WHERE fwd = 0 GROUP BY name_lower, name').raw().all() as Array<[string, number]>;
-const symbols = db.prepare('SELECT count(*) FROM symbols').pluck().get() as number;
-db.close();
-const shuffled = (names: string[]): string[] => {
-  let seed = 22;
-  const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  const out = [...names];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
-};
-// Names a query can be written as (the search trims and splits qualified names): identifiers only.
-const plain = counted.filter(([name]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name));
-const rare = shuffled(plain.filter(([, n]) => n <= 3).map(([name]) => name));
-const common = shuffled(plain.filter(([, n]) => n >= 50).map(([name]) => name));
-console.log(`\nKernel search: ${root}, ${count(symbols)} symbols, ${count(counted.length)} distinct names: ${count(rare.length)} rare (≤ 3 symbols), ${count(common.length)} common (≥ 50); ${os.availableParallelism()} cores, load ${load()}`);
+const { symbols, distinct, rare, common } = kernelNames(file);
+console.log(`\nKernel search: ${root}, ${count(symbols)} symbols, ${count(distinct)} distinct names: ${count(rare.length)} rare (≤ 3 symbols), ${count(common.length)} common (≥ 50); ${os.availableParallelism()} cores, load ${load()}`);
 
 const rows: string[][] = [];
 const bursts: string[][] = [];
 let server: { child: ChildProcess; url: string; readyMs: number } | undefined;
 
 async function start(): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'bench/serve.ts'), root as string, cacheDir], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'bench/serve.ts'), root, cacheDir], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     child.stdout?.once('data', (chunk: Buffer) => resolve(chunk.toString()));
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));

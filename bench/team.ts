@@ -13,135 +13,30 @@
  *   5. the check: every golden query and every other read (bench/golden-queries.ts) on both stores, the
  *      first differences printed; the process exits 1 when there is any.
  * --small: googletest and Flask instead of the million-symbol roots (a minute instead of ten).
- * A PostgreSQL cluster of its own (test/postgres.ts) runs on a free port and is removed afterwards.
+ * A PostgreSQL cluster of its own (test/postgres.ts) runs on a free port and is removed afterwards. The builds, served
+ * plumbs and one-at-a-time searches are bench/stores.ts's (bench/team-kernel.ts: the same on the Linux tree).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
-import { validateConfig } from '../src/config.js';
-import { SymbolIndex } from '../src/index/symbol-index.js';
 import { startPostgres, startStandby } from '../test/postgres.js';
 import { PostgresSymbolStore } from '../src/index/postgres/store.js';
 import { SqliteSymbolStore } from '../src/index/sqlite/store.js';
 import { databaseFileFor } from '../src/index/symbol-index.js';
 import { compareStores } from './golden-queries.js';
-import { percentile as pct, processCpuMs as cpuOf } from './measure.js';
+import { clusterCpuMs as clusterCpu, postgresCpuMs as postgresCpu, processCpuMs as cpuOf } from './measure.js';
 import { GENERIC, MILLION_EXTRA, MILLION_ROOT, QUERIES } from './million.js';
+import { atCleanup, cleanup, coldBuild, fmt, rounds, sequential as sequentialRun, sequentialLine, serve as serveRoots, stop, type Roots, type Served } from './stores.js';
 
-const REPO = path.resolve(import.meta.dirname, '..');
 const small = process.argv.includes('--small');
-const ROOT = small ? '/usr/src/googletest' : MILLION_ROOT;
-const EXTRA = small ? ['/usr/lib/python3/dist-packages/flask'] : MILLION_EXTRA;
+const ROOTS: Roots = small ? { root: '/usr/src/googletest', extraRoots: ['/usr/lib/python3/dist-packages/flask'] } : { root: MILLION_ROOT, extraRoots: MILLION_EXTRA };
 const WORKSPACE = 'bench';
 
-const cleanups: Array<() => unknown> = [];
-const cleanup = async (): Promise<void> => {
-  for (const fn of cleanups.reverse()) await fn();
-};
-const fmt = (n: number, digits = 2): string => n.toFixed(digits);
-/** One cluster's postgres processes: the postmaster listening on `port` and its children (backends, WAL sender...). */
-function clusterCpu(port: number): number {
-  const all = new Map<number, { ppid: number; cpu: number; cmdline: string }>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      all.set(Number(entry), { ppid, cpu: cpuOf(Number(entry)), cmdline: readFileSync(`/proc/${entry}/cmdline`, 'utf8') });
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  const postmaster = [...all].find(([, p]) => p.cmdline.split('\0').join(' ').includes(`-p ${port} `))?.[0];
-  if (postmaster === undefined) return 0;
-  let total = 0;
-  for (const [pid, p] of all) if (pid === postmaster || p.ppid === postmaster) total += p.cpu;
-  return total;
-}
-
-/** The postgres processes (postmaster and its backends): their CPU is the store's cost per request. */
-function postgresCpu(): number {
-  let total = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuOf(Number(entry));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return total;
-}
-
-async function coldBuild(label: string, extra: Record<string, unknown>): Promise<string> {
-  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-team-'));
-  cleanups.push(() => rmSync(cacheDir, { recursive: true, force: true }));
-  const config = validateConfig({ ...extra, cacheDir, logLevel: 'silent', index: { extraRoots: EXTRA, watch: false } });
-  const cpu = process.cpuUsage();
-  const pg0 = postgresCpu();
-  const started = performance.now();
-  const index = await SymbolIndex.open({ root: ROOT, config, cacheDir });
-  const summary = await index.build();
-  const wall = performance.now() - started;
-  const used = process.cpuUsage(cpu);
-  await index.close();
-  const pg = postgresCpu() - pg0;
-  console.log(`cold build, ${label}: ${summary.filesTotal} files, ${summary.symbols} symbols | wall ${fmt(wall / 1000, 1)} s | plumb CPU ${fmt((used.user + used.system) / 1e6, 1)} s${extra.store ? ` | PostgreSQL CPU ${fmt(pg / 1000, 1)} s` : ''} | load ${fmt(os.loadavg()[0], 1)}`);
-  return cacheDir;
-}
-
-interface Served { url: string; child: ChildProcess; readyMs: number; spawnToReadyMs: number }
-
-async function serve(cacheDir: string, extra: Record<string, unknown>): Promise<Served> {
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'bench/serve.ts'), ROOT, cacheDir, JSON.stringify(EXTRA), JSON.stringify(extra)], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
-  cleanups.push(() => child.kill('SIGTERM'));
-  const line = await new Promise<string>((resolve, reject) => {
-    child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`bench/serve.ts exited with ${code}`)));
-  });
-  const { url, readyMs } = JSON.parse(line) as { url: string; readyMs: number };
-  return { url, child, readyMs, spawnToReadyMs: performance.now() - started };
-}
-
-/** Stops a served plumb (its CPU no longer counts). */
-async function stop(server: Served): Promise<void> {
-  if (server.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.child.once('exit', resolve));
-  server.child.kill('SIGTERM');
-  await exited;
-}
+const serve = (cacheDir: string, extra: Record<string, unknown>): Promise<Served> => serveRoots(ROOTS, cacheDir, extra);
 
 /** `port`: the database server to count PostgreSQL's CPU on (default: every postgres process). */
-async function sequential(label: string, server: Served, queries: string[], rounds: number, port?: number): Promise<void> {
-  const dbCpu = (): number => (port === undefined ? postgresCpu() : clusterCpu(port));
-  const client: number[] = [];
-  const elapsed: number[] = [];
-  let cpu0 = 0;
-  let pg0 = 0;
-  let n = 0;
-  for (let round = 0; round <= rounds; round++) {
-    if (round === 1) {
-      cpu0 = cpuOf(server.child.pid!);
-      pg0 = dbCpu();
-    }
-    for (const query of queries) {
-      const t0 = performance.now();
-      // Another page size each round: every request is a search, none an answer the search cache kept.
-      const response = await fetch(`${server.url}/symbols?query=${encodeURIComponent(query)}&limit=${20 + round}`);
-      const body = (await response.json()) as { elapsedMs: number };
-      if (round === 0) continue;
-      n++;
-      client.push(performance.now() - t0);
-      elapsed.push(body.elapsedMs);
-    }
-  }
-  const plumbCpu = (cpuOf(server.child.pid!) - cpu0) / n;
-  const pgCpu = (dbCpu() - pg0) / n;
-  console.log(`${label}: server p50 ${fmt(pct(elapsed, 50))} ms p99 ${fmt(pct(elapsed, 99))} ms | HTTP p50 ${fmt(pct(client, 50))} ms p99 ${fmt(pct(client, 99))} ms | CPU per request: plumb ${fmt(plumbCpu)} ms, PostgreSQL ${fmt(pgCpu)} ms (${n} requests)`);
+async function sequential(label: string, server: Served, queries: readonly string[], count: number, port?: number): Promise<void> {
+  const { warmup, paths } = rounds(queries, count);
+  console.log(sequentialLine(label, await sequentialRun(server, warmup, paths, port)));
 }
 
 interface Load { rps: number; cpuPerRequest: number; pgPerRequest: number; perServer: number[]; perCluster: number[] }
@@ -180,13 +75,13 @@ async function load(label: string, servers: Served[], connections: number, clust
 }
 
 try {
-  console.log(`roots: ${ROOT} + ${EXTRA.join(', ')}; ${os.availableParallelism()} cores`);
-  const pg = await startPostgres({ teardown: (fn) => cleanups.push(fn), fail: (message) => console.error(message) });
+  console.log(`roots: ${ROOTS.root} + ${ROOTS.extraRoots.join(', ')}; ${os.availableParallelism()} cores`);
+  const pg = await startPostgres({ teardown: atCleanup, fail: (message) => console.error(message) });
   const store = { store: pg.url, workspace: WORKSPACE };
-  const sqliteCache = await coldBuild('SQLite (embedded)', {});
-  const pgCache = await coldBuild('PostgreSQL', store);
+  const { cacheDir: sqliteCache } = await coldBuild('SQLite (embedded)', ROOTS, {});
+  const { cacheDir: pgCache } = await coldBuild('PostgreSQL', ROOTS, store, () => clusterCpu(pg.port));
 
-  const sqlite = SqliteSymbolStore.open({ file: databaseFileFor(sqliteCache, ROOT) });
+  const sqlite = SqliteSymbolStore.open({ file: databaseFileFor(sqliteCache, ROOTS.root) });
   const postgres = await PostgresSymbolStore.open({ url: pg.url, workspace: WORKSPACE, readOnly: true });
   const started = performance.now();
   const check = await compareStores(sqlite, postgres);
@@ -199,8 +94,8 @@ try {
   const replica = await serve(pgCache, { ...store, readOnly: true });
   console.log(`replica start to ready: ${fmt(replica.spawnToReadyMs, 0)} ms from spawn (${fmt(replica.readyMs, 0)} ms inside the process); embedded: ${fmt(embedded.spawnToReadyMs, 0)} ms`);
   for (const [label, queries, rounds] of [['agent queries', QUERIES, 20], ['generic names', GENERIC, 5]] as const) {
-    await sequential(`/symbols ${label}, embedded SQLite`, embedded, [...queries], rounds);
-    await sequential(`/symbols ${label}, PostgreSQL replica`, replica, [...queries], rounds);
+    await sequential(`/symbols ${label}, embedded SQLite`, embedded, queries, rounds, pg.port);
+    await sequential(`/symbols ${label}, PostgreSQL replica`, replica, queries, rounds, pg.port);
   }
   const primary = { name: 'primary', port: pg.port };
   await load('load, embedded SQLite', [embedded], 16);
@@ -211,13 +106,13 @@ try {
 
   // PostgreSQL's own replication: hot standbys of the primary, a replica on each.
   const backup = performance.now();
-  const standbys = [await startStandby({ teardown: (fn) => cleanups.push(fn), fail: (message) => console.error(message) }, pg)];
+  const standbys = [await startStandby({ teardown: atCleanup, fail: (message) => console.error(message) }, pg)];
   console.log(`standby: pg_basebackup -R of the primary and start in ${fmt((performance.now() - backup) / 1000, 1)} s`);
-  standbys.push(await startStandby({ teardown: (fn) => cleanups.push(fn), fail: (message) => console.error(message) }, pg));
+  standbys.push(await startStandby({ teardown: atCleanup, fail: (message) => console.error(message) }, pg));
   const onStandby = (i: number): Promise<Served> => serve(pgCache, { store: standbys[i].url, workspace: WORKSPACE, readOnly: true });
   const first = await onStandby(0);
   for (const [label, queries, rounds] of [['agent queries', QUERIES, 20], ['generic names', GENERIC, 5]] as const) {
-    await sequential(`/symbols ${label}, replica on a standby`, first, [...queries], rounds, standbys[0].port);
+    await sequential(`/symbols ${label}, replica on a standby`, first, queries, rounds, standbys[0].port);
   }
   const clusters = [primary, { name: 'standby 1', port: standbys[0].port }, { name: 'standby 2', port: standbys[1].port }];
   const oneStandby = await load('load, one replica on standby 1', [first], 16, clusters);
