@@ -25,6 +25,9 @@ export type FileAccess =
 /** A file read: its text as written (UTF-8, a byte-order mark kept), and whether it looks binary. */
 export type FileRead = { ok: true; text: string; binary: boolean; real: string } | { ok: false; reason: RefusalReason; message: string };
 
+/** readIfContains: the text when the file holds the needle, null when it does not. */
+export type FileScan = { ok: true; text: string | null; binary: boolean; real: string } | { ok: false; reason: RefusalReason; message: string };
+
 /** Files above this are not read for a snippet, a line of text or a server (generated code or data). */
 export const READ_BYTES_MAX = 16 * 1024 * 1024;
 /** Files above this are not kept in memory; read each time. */
@@ -106,11 +109,26 @@ export class FileReader {
 
   /** The file's text, after the check; from memory while the file is unchanged. */
   async read(absolute: string, maxBytes = READ_BYTES_MAX): Promise<FileRead> {
+    const loaded = await this.load(absolute, maxBytes);
+    return loaded.ok ? { ok: true, text: loaded.text as string, binary: loaded.binary, real: loaded.real } : loaded;
+  }
+
+  /**
+   * The file's text as `read` gives it when the file holds `needle`, else `text: null`; or why it was not read. The
+   * bytes are searched before they are decoded: a file without the needle is neither decoded nor kept in memory, so
+   * a scan of a whole tree for one name (the syntactic usages and callers) costs the reads alone.
+   */
+  async readIfContains(absolute: string, needle: string, maxBytes = READ_BYTES_MAX): Promise<FileScan> {
+    return this.load(absolute, maxBytes, needle);
+  }
+
+  /** read() and readIfContains(): one check, the cache, then the file opened by its real path without following a link. */
+  private async load(absolute: string, maxBytes: number, needle?: string): Promise<FileScan> {
     const access = this.check(absolute);
     if (!access.ok) return access;
     if (access.size > maxBytes) return tooLarge(maxBytes);
     const cached = this.cache.get(access.real, access.size, access.mtimeMs);
-    if (cached) return { ok: true, text: cached.text, binary: cached.binary, real: access.real };
+    if (cached) return { ok: true, text: needle === undefined || cached.text.includes(needle) ? cached.text : null, binary: cached.binary, real: access.real };
     let handle;
     try {
       handle = await open(access.real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -122,9 +140,10 @@ export class FileReader {
       if (!stats.isFile()) return refuse('not_a_file', 'is not a regular file; not read');
       if (stats.size > maxBytes) return tooLarge(maxBytes);
       const bytes = await handle.readFile();
+      if (needle !== undefined && !bytes.includes(needle)) return { ok: true, text: null, binary: looksBinary(bytes), real: access.real };
       const entry: Entry = { text: bytes.toString('utf8'), binary: looksBinary(bytes), size: stats.size, mtimeMs: stats.mtimeMs };
       this.cache.set(access.real, entry);
-      return { ok: true, text: entry.text, binary: entry.binary, real: access.real };
+      return { ok: true, text: needle === undefined || entry.text.includes(needle) ? entry.text : null, binary: entry.binary, real: access.real };
     } catch {
       return refuse('unreadable', 'could not be read');
     } finally {

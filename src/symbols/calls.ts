@@ -17,6 +17,7 @@ import {
 } from '../../schemas/calls.js';
 import type { Position } from '../../schemas/common.js';
 import { invalidParameter } from '../errors.js';
+import { stripBom } from '../files.js';
 import type { StoredSymbol } from '../index/store.js';
 import { fromLspPosition, toLspPosition } from '../lsp/convert.js';
 import type { Services } from '../services.js';
@@ -408,10 +409,12 @@ class CallContext {
     await forEachLimit(files, READ_CONCURRENCY, async (file) => {
       read.add(file);
       // Only the texts of the files holding the name are kept for the parse: the kernel's 55,000 files are 1.2 GB.
+      // A file without the name is neither decoded nor kept (readIfContains searches its bytes).
       const known = this.texts.get(file);
-      const text = await (known ?? this.services.workspace.files.text(this.absoluteOf(file), FILE_BYTES_MAX));
+      const text = known ? await known : await this.services.workspace.files.readIfContains(this.absoluteOf(file), name, FILE_BYTES_MAX)
+        .then((read) => (read.ok ? read.text && stripBom(read.text) : undefined));
       if (text === undefined) unread.push(file);
-      else if (text.includes(name) && pattern.test(text)) {
+      else if (text !== null && text.includes(name) && pattern.test(text)) {
         out.push(file);
         if (!known) this.texts.set(file, Promise.resolve(text));
       }

@@ -636,10 +636,9 @@ async function testFileMentions(services: Services, collector: Collector, symbol
 /** Identifiers named `name` in a file, each with its usage kind and line text. */
 async function mentionsIn(services: Services, file: string, name: string): Promise<Array<{ line: number; column: number; kind: string; text: string }>> {
   const absolute = path.isAbsolute(file) ? file : path.join(services.workspace.root, file);
-  const read = await services.workspace.files.read(absolute);
-  if (!read.ok || read.binary) return [];
+  const read = await services.workspace.files.readIfContains(absolute, name);
+  if (!read.ok || read.binary || read.text === null) return [];
   const text = stripBom(read.text);
-  if (!text.includes(name)) return [];
   const language = languageOfPath(file);
   if (!language) return [];
   const occurrences = scanOccurrences(language.syntax, text, name);

@@ -183,33 +183,24 @@ async function syntactic(services: Services, symbol: StoredSymbol, userOnly: boo
   }
   const files = [...languages.keys()].sort();
   const hits: Hit[] = [];
-  const scan = (stored: string, absolute: string, text: string): void => {
-    if (!text.includes(symbol.name)) return;
-    const language = languageById(languages.get(stored)!);
-    const external = path.isAbsolute(stored);
-    for (const occurrence of scanOccurrences(language.syntax, text, symbol.name)) hits.push({ file: stored, absolute, external, ...occurrence });
-  };
-  const misses: Array<{ stored: string; absolute: string }> = [];
-  for (let i = 0; i < files.length; i++) {
-    const stored = files[i];
-    const absolute = path.isAbsolute(stored) ? stored : path.join(root, stored);
-    const text = services.workspace.files.cached(absolute);
-    if (text !== undefined) scan(stored, absolute, text);
-    else misses.push({ stored, absolute });
-    // Stats and scans are synchronous: let other requests in now and then.
-    if (i % 1000 === 999) {
-      await new Promise((resolve) => setImmediate(resolve));
-      if (signal?.aborted) throw cancelled();
-    }
-  }
   // Files that could not be read (too large, a link leading out of the workspace) are said, not dropped silently.
   const unread: string[] = [];
-  await forEachLimit(misses, READ_CONCURRENCY, async ({ stored, absolute }) => {
+  await forEachLimit(files, READ_CONCURRENCY, async (stored, i) => {
+    // Checks and cached texts answer without I/O: let other requests in now and then.
+    if (i % 1000 === 999) await new Promise((resolve) => setImmediate(resolve));
     if (signal?.aborted) throw cancelled();
-    // Up to the size the index parses (a kernel's 24 MB register header uses names too), as syntactic callers read.
-    const read = await services.workspace.files.read(absolute, MAX_PARSED_BYTES);
-    if (read.ok) scan(stored, absolute, stripBom(read.text));
-    else if (read.reason !== 'not_found') unread.push(`${stored} (${read.message})`);
+    const absolute = path.isAbsolute(stored) ? stored : path.join(root, stored);
+    // Up to the size the index parses (a kernel's 24 MB register header uses names too), as syntactic callers read;
+    // a file without the name is neither decoded nor kept.
+    const read = await services.workspace.files.readIfContains(absolute, symbol.name, MAX_PARSED_BYTES);
+    if (!read.ok) {
+      if (read.reason !== 'not_found') unread.push(`${stored} (${read.message})`);
+      return;
+    }
+    if (read.text === null) return;
+    const text = stripBom(read.text);
+    const language = languageById(languages.get(stored)!);
+    for (const occurrence of scanOccurrences(language.syntax, text, symbol.name)) hits.push({ file: stored, absolute, external: path.isAbsolute(stored), ...occurrence });
   });
   const partial = unread.length > 0
     ? { reason: `${unread.length} file${unread.length === 1 ? ' was' : 's were'} not read: ${unread.sort().slice(0, 5).join('; ')}${unread.length > 5 ? '; ...' : ''}` }
