@@ -9,7 +9,7 @@
  *   - 16 clients asking never-repeated names (autocannon), rare and common: req/s, latency, errors, and /health's
  *     latency asked meanwhile once every 20 ms (how long a search holds up a cheap request).
  * The other operations on the kernel (declaration, members, inheritors, hierarchy, statements, usages' fallback)
- * are not timed here yet. The index is built once into --cache (default $PLUMB_BENCH_CACHE/kernel-index) with `plumb index`'s code when
+ * are timed by bench/kernel-ops.ts on the same index. The index is built once into --cache (default $PLUMB_BENCH_CACHE/kernel-index) with `plumb index`'s code when
  * it is not there; the tree is Debian's linux-source-6.1 (`apt-get install linux-source-6.1`), extracted as
  * bench/kernel.ts does. Without it: skipped, saying so.
  */
