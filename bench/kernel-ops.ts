@@ -58,7 +58,7 @@ if (!existsSync(kernelRoot)) {
 const NO_SERVER = { command: '/nonexistent/plumb-bench-no-server' };
 
 async function open(root: string, cacheDir: string): Promise<Services> {
-  const config = validateConfig({ cacheDir, logLevel: 'silent', index: { watch: false }, languages: { cpp: NO_SERVER } });
+  const config = validateConfig({ cacheDir, logLevel: 'silent', index: { watch: false }, languages: { cpp: NO_SERVER, python: NO_SERVER, typescript: NO_SERVER, go: NO_SERVER } });
   const services = await createServices({ root, config, logger: pino({ level: 'silent' }) as unknown as FastifyBaseLogger, startIndex: false });
   const started = performance.now();
   await services.index.build();
@@ -79,7 +79,7 @@ async function sample(services: Services): Promise<{ types: StoredSymbol[]; call
   return { types: spread(types, NAMES), callables: spread(callables, NAMES) };
 }
 
-interface Timing { p50: number; p99: number; n: number; failed: number; note: string }
+interface Timing { p50: number; p99: number; n: number; failed: number; note: string; slowest: string }
 
 /**
  * Each item asked `rounds` times, timed: the first time is a question never asked before (no answer cache helps);
@@ -87,6 +87,7 @@ interface Timing { p50: number; p99: number; n: number; failed: number; note: st
  */
 async function measure<T>(items: T[], rounds: number, run: (item: T) => Promise<unknown>, note: (answers: unknown[]) => string = () => ''): Promise<Timing> {
   const times: number[] = [];
+  let slowest = { ms: -1, item: '' };
   const answers: unknown[] = [];
   let failed = 0;
   for (let round = 0; round < rounds; round++) {
@@ -97,10 +98,16 @@ async function measure<T>(items: T[], rounds: number, run: (item: T) => Promise<
       } catch {
         failed++;
       }
-      times.push(performance.now() - started);
+      const took = performance.now() - started;
+      times.push(took);
+      if (took > slowest.ms) slowest = { ms: took, item: typeof item === 'string' ? item : (item as StoredSymbol).qualifiedName || (item as StoredSymbol).name };
     }
   }
-  return { p50: percentile(times, 50), p99: percentile(times, 99), n: times.length, failed, note: note(answers) };
+  return { p50: percentile(times, 50), p99: percentile(times, 99), n: times.length, failed, note: note(answers), slowest: `${slowest.item} ${ms(slowest.ms)}` };
+}
+
+function ms(n: number): string {
+  return `${n < 10 ? n.toFixed(2) : n.toFixed(0)} ms`;
 }
 
 interface Tree { label: string; services: Services; statements: { package: string; queries: string[] } }
@@ -142,11 +149,10 @@ try {
 }
 
 const [small, kernel] = results;
-const ms = (n: number): string => `${n < 10 ? n.toFixed(2) : n.toFixed(0)} ms`;
 const rows = [...kernel.timings].map(([operation, k]) => {
   const g = small.timings.get(operation);
   const ratio = g && g.p50 > 0 ? k.p50 / g.p50 : NaN;
-  return [operation, g ? `${ms(g.p50)} / ${ms(g.p99)}${g.failed ? ` (${g.failed} 4xx)` : ''}` : '', `${ms(k.p50)} / ${ms(k.p99)}`, Number.isFinite(ratio) ? `${ratio.toFixed(1)}x${ratio > 10 ? ' (over 10x)' : ''}` : '', `${k.n} asked${k.failed ? `, ${k.failed} 4xx` : ''}${k.note ? `; ${k.note}` : ''}`];
+  return [operation, g ? `${ms(g.p50)} / ${ms(g.p99)}${g.failed ? ` (${g.failed} 4xx)` : ''}` : '', `${ms(k.p50)} / ${ms(k.p99)}`, Number.isFinite(ratio) ? `${ratio.toFixed(1)}x${ratio > 10 ? ' (over 10x)' : ''}` : '', `${k.n} asked${k.failed ? `, ${k.failed} 4xx` : ''}${k.note ? `; ${k.note}` : ''}; slowest: ${k.slowest}`];
 });
 console.log(`\nOperations on the kernel's index next to googletest's (${os.availableParallelism()} cores, load ${os.loadavg().map((n) => n.toFixed(1)).join(' ')}), language servers left out:\n`);
 console.log(markdownTable(['operation', 'googletest p50 / p99', 'kernel p50 / p99', 'kernel / googletest (p50)', 'kernel: asked'], rows));
