@@ -81,6 +81,9 @@ const TAGS = new Set(['struct', 'union', 'enum', 'class', 'typename']);
 /** Words followed by parentheses that are attributes, not macros. */
 const ATTRIBUTE_CALLS = new Set(['__attribute__', '__attribute', '__declspec', 'alignas', '_Alignas', '__asm__', '__asm', 'asm', '__volatile__', 'noexcept', 'throw', 'requires', '_Pragma', '__pragma']);
 
+/** GCC's alternate spellings of qualifiers that tree-sitter's C and C++ grammars do not know. */
+const GNU_QUALIFIERS = new Set(['__volatile__', '__volatile', '__const']);
+
 /** Words followed by parentheses that are a type. */
 const TYPE_CALLS = new Set(['decltype', 'typeof', '__typeof__', '__typeof', '_Atomic', '__underlying_type']);
 
@@ -196,7 +199,12 @@ export function declarationHeadCuts(source: string): Range[] {
   };
 
   const endHead = (current: Frame, terminator: string): void => {
-    if (!current.conditional && !current.enumBody && current.head.length) analyzeHead(current.head, terminator, current.continuation, cuts, current.className);
+    const [word, call] = current.head;
+    if (terminator === '}' && current.typeBody !== 'none' && current.head.length === 2 && isWord(word) && macroLike(word.text) && isGroup(call) && call.open === '(') {
+      // A macro call ending a type's body without a `;` (the MIPS `__BITFIELD_FIELD(unsigned int sign:1, __BITFIELD_FIELD(...,
+      // ;)))` that lays bit-fields out by endianness): the grammar has no member of that shape and loses the rest of the file.
+      cuts.push([word.start, call.end]);
+    } else if (!current.conditional && !current.enumBody && current.head.length) analyzeHead(current.head, terminator, current.continuation, cuts, current.className);
     current.head = [];
     current.conditional = false;
     current.continuation = 'none';
@@ -323,7 +331,10 @@ export function declarationHeadCuts(source: string): Range[] {
         continue;
       }
       case 59: // ;
-        if (current.statements) endHead(current, ';');
+        // A `;` alone in a type's body (a member macro `DECLARE_BITMAP(mask, N);` the rules blanked): C's grammar takes no
+        // empty member and loses the rest of the type.
+        if (current.statements && current.typeBody !== 'none' && !current.enumBody && current.head.length === 0 && current.continuation === 'none' && /[;{]/.test(codeBefore(source, i))) cuts.push([i, i + 1]);
+        else if (current.statements) endHead(current, ';');
         else add({ type: 'punct', start: i, end: i + 1, text: ';' });
         continue;
       default: {
@@ -359,6 +370,13 @@ function functionBody(head: Item[]): boolean {
     }
   }
   return paren && !initializerBrace(head);
+}
+
+/** The last character before `i` that is not white space ('' at the start). */
+function codeBefore(source: string, i: number): string {
+  let j = i - 1;
+  while (j >= 0 && /\s/.test(source[j])) j--;
+  return j >= 0 ? source[j] : '';
 }
 
 function startsLine(source: string, i: number): boolean {
@@ -491,6 +509,11 @@ function readUnits(items: Item[], from: number, cuts: Range[], record: { end: nu
     const next = items[i + 1];
     // A C++20 requires-clause ends the declarator: what follows is an expression.
     if (word === 'requires') break;
+    // GCC's spellings of `volatile` and `const` (`__volatile__ __u32 p_csr;`): qualifiers neither grammar knows, read as a type.
+    if (GNU_QUALIFIERS.has(word) && !(isGroup(next) && next.open === '(')) {
+      cuts.push([item.start, item.end]);
+      continue;
+    }
     if (ATTRIBUTE_CALLS.has(word)) {
       const call = isGroup(next) && next.open === '(' ? next : null;
       units.push({ kind: 'attribute', start: item.start, end: call ? call.end : item.end, text: word, call });
@@ -662,6 +685,12 @@ function paramsLike(group: Group): boolean {
   return false;
 }
 
+/** Arguments no parameter list holds at its top level: a string, a braced list, or a number right after `(` or `,` (`AMBA_APB_DEVICE(uart1, "apb:uart1", 0x41010, ...)`). */
+function valueArguments(group: Group): boolean {
+  return group.items.some((item, k) => (isGroup(item) && item.open === '{')
+    || (!isGroup(item) && (item.type === 'literal' || (item.type === 'number' && (k === 0 || isPunct(group.items[k - 1], ','))))));
+}
+
 /**
  * Where the function declarator `name(...)` is, or -1. A call before any type is the type (a macro standing
  * for it: `PyAPI_FUNC(PyObject *) f(void)`) when a name follows it, else the declarator (a constructor, a
@@ -748,6 +777,15 @@ function analyzeHead(items: Item[], terminator: string, continuation: Continuati
       }
     }
   }
+  // `static const DECLARE_TLV_DB_RANGE(bst_tlv, 0, 0, TLV_DB_SCALE_ITEM(0, 0, 0), ...);`: a macro that declares a whole
+  // variable, after storage words only, its arguments no parameter list. Read as a function, its arguments (numbers, calls)
+  // made the grammar lose the next declaration's braces as a block running to the end of the file; it goes whole.
+  const last = units[units.length - 1];
+  if (endsWith === ';' && continuation === 'none' && units.length >= 2 && units.slice(0, -1).every((unit) => unit.kind === 'specifier' && SPECIFIERS.has(unit.text))
+    && last.kind === 'word' && last.call && EXPORT_MACRO.test(last.text) && (!paramsLike(last.call) || valueArguments(last.call)) && last.call.items.some((item) => isPunct(item, ','))) {
+    cuts.push([units[0].start, last.end]);
+    return;
+  }
   cutDeclaration(units, continuation !== 'none', continuation === 'declarators', endsWith, cuts, className);
   // Further declarators: `int a __aligned(8), b __aligned(8);`
   if (isPunct(ended, ',') && !units.some((unit) => unit.kind === 'word' && unit.call && declaratorCall(unit))) {
@@ -756,7 +794,8 @@ function analyzeHead(items: Item[], terminator: string, continuation: Continuati
       const more = { end: 0 };
       const declarator = readUnits(items, at + 1, [], more, ',');
       if (!declarator) return;
-      cutDeclaration(declarator, true, false, ',', cuts);
+      const next = items[more.end];
+      cutDeclaration(declarator, true, false, isPunct(next, '=') ? '=' : ',', cuts);
       at = more.end;
       // Skip an initializer up to the next top-level comma.
       if (isPunct(items[at], '=')) while (at < items.length && !isPunct(items[at], ',')) at++;
@@ -807,6 +846,15 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
     cut(unit);
     return false;
   });
+  // An attribute between a variable's declarator and its initializer (`static int bugs[] __attribute__((unused)) = {`):
+  // neither grammar takes one there, and C's loses the initializer's braces as a block that runs to the end of the file.
+  if (terminator === '=') {
+    while (units.length > 1 && units[units.length - 1].kind === 'attribute' && units[units.length - 1].call && units[units.length - 1].text !== 'asm'
+      && units[units.length - 1].text !== '__asm__' && units[units.length - 1].text !== '__asm') {
+      cut(units[units.length - 1]);
+      units = units.slice(0, -1);
+    }
+  }
   // Storage and function specifiers come first: a word before one is a macro (`_XFUNCPROTOBEGIN extern Widget f(...)`).
   const lastStorage = units.map((unit) => unit.kind === 'specifier' && STORAGE.has(unit.text)).lastIndexOf(true);
   if (lastStorage > 0) {

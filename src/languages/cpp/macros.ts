@@ -117,7 +117,9 @@ export const RULES: readonly MacroRule[] = [
     blank(match, source) {
       // In a typedef the word after a macro type is the name (`typedef STACK_OF(X) XS;`).
       const lineStart = source.lastIndexOf('\n', match.index) + 1;
-      return isDirectiveLine(source, match.index) || /^\s*typedef\b/.test(source.slice(lineStart, match.index)) ? [] : [trailingGroup(match)];
+      // After a type's body and an attribute, the word is a declarator (`} __attribute__((packed)) NEGOTIATE_REQ;`).
+      return isDirectiveLine(source, match.index) || /^\s*typedef\b/.test(source.slice(lineStart, match.index))
+        || attributeAfterBody(source, match.index) ? [] : [trailingGroup(match)];
     },
   },
   {
@@ -181,6 +183,16 @@ export const RULES: readonly MacroRule[] = [
     needs: ['...'],
     blank(match) {
       return [trailingGroup(match, match[0].lastIndexOf('...'))];
+    },
+  },
+  {
+    name: 'empty-define-trailing-space',
+    why: 'A `#define` without a value but with spaces after its name or parameters (`#define PKP(a,b) `) takes the next line\'s code '
+      + 'for its value in the grammar (a function\'s closing `}` among it): the line goes; its macro is read from the text (macrosFromText).',
+    pattern: /^[ \t]*#[ \t]*define[ \t]+[A-Za-z_$][\w$]*(?:\([^()\n]*\))?[ \t]+\r?$/gm,
+    needs: ['define'],
+    blank(match) {
+      return [[match.index, match.index + match[0].replace(/\r$/, '').length]];
     },
   },
   {
@@ -276,6 +288,21 @@ function afterDeclarator(source: string, lineStart: number): boolean {
   return /\)\s*(const|override|final|noexcept|&|&&)?$/.test(before);
 }
 
+/** Whether the `)` at `close` ends an attribute right after a type's closing brace (`} __attribute__((packed))`). */
+function attributeAfterBody(source: string, close: number): boolean {
+  let depth = 0;
+  let open = -1;
+  for (let i = close; i >= 0 && i > close - 512; i--) {
+    const c = source[i];
+    if (c === ')') depth++;
+    else if (c === '(' && --depth === 0) {
+      open = i;
+      break;
+    }
+  }
+  return open > 0 && /\}\s*(?:__attribute__|__attribute|__declspec|alignas|_Alignas)\s*$/.test(source.slice(Math.max(0, open - 64), open));
+}
+
 function isDirectiveLine(source: string, index: number): boolean {
   const lineStart = source.lastIndexOf('\n', index) + 1;
   return /^\s*#/.test(source.slice(lineStart, index));
@@ -331,7 +358,8 @@ function unbalancedBranches(source: string): Array<[number, number]> {
   };
   for (const match of source.matchAll(DIRECTIVE)) {
     const start = match.index;
-    const end = start + match[0].length;
+    // With its continuation lines (`#if !(defined(A) || \` / `defined(B))`): their parentheses are the directive's, not code's.
+    const end = directiveEnd(source, start);
     count(start);
     const directive = match[1];
     if (directive.startsWith('if')) {
@@ -345,7 +373,7 @@ function unbalancedBranches(source: string): Array<[number, number]> {
           // Drop the `#if 0` branch; what follows `#else` stays, without its directives.
           cuts.push([first, second ?? end]);
           if (second !== undefined) cuts.push([second, directiveEnd(source, second)], [start, end]);
-        } else if (insideStatement(source, first) && group.deltas.every((delta) => delta === 0) && listItems(source, group.branches, start)) {
+        } else if ((insideStatement(source, first) || opensInitializer(source, first)) && group.deltas.every((delta) => delta === 0) && listItems(source, group.branches, start)) {
           // Inside a list (an initializer list, arguments, an enum, a constructor's member initializers), each branch
           // items ending in a comma: only the directive lines go, every branch stays (`editor_(true),` and `editor_(false),`).
           for (const branch of group.branches) cuts.push([branch, directiveEnd(source, branch)]);
@@ -385,6 +413,16 @@ function insideStatement(source: string, index: number): boolean {
   return last !== '' && !';{}:'.includes(last);
 }
 
+/** The `#if` at `index` is the first thing in an initializer's braces (`x[N] =` / `{` / `#ifdef CONFIG_X86_32`). */
+function opensInitializer(source: string, index: number): boolean {
+  if (codeEndBefore(source, index) !== '{') return false;
+  const brace = source.lastIndexOf('{', index);
+  return brace > 0 && codeEndBefore(source, brace) === '=';
+}
+
+/** A line inside a block comment (` * text`, ` *`), not one starting with a pointer declarator (`*lpat_table);`). */
+const commentLine = (line: string): boolean => /^\*(?:\s|\/|$)/.test(line);
+
 /** The last character of code before `index` (comments, blank lines and directive lines skipped); '' at the start. */
 function codeEndBefore(source: string, index: number): string {
   let end = index;
@@ -409,7 +447,7 @@ function codeEndBefore(source: string, index: number): string {
       }
       code = code.slice(0, code.lastIndexOf('/*')).trim();
     }
-    if (code && !code.startsWith('*')) return code[code.length - 1];
+    if (code && !commentLine(code)) return code[code.length - 1];
     if (previousEnd < 0) return '';
     end = previousEnd;
   }
@@ -485,7 +523,7 @@ function endsMidDeclaration(source: string, branches: number[], endif: number): 
     const from = source.indexOf('\n', start);
     const to = branches[i + 1] ?? endif;
     if (from < 0 || from >= to) return false;
-    const lines = source.slice(from, to).split('\n').map((line) => line.replace(/\/\/.*$/, '').trim()).filter((line) => line && !line.startsWith('*') && !line.startsWith('/*'));
+    const lines = source.slice(from, to).split('\n').map((line) => line.replace(/\/\/.*$/, '').trim()).filter((line) => line && !commentLine(line) && !line.startsWith('/*'));
     const last = lines[lines.length - 1];
     return last !== undefined && !last.startsWith('#') && !/[;{},:\\)]$|\*\/$/.test(last);
   });

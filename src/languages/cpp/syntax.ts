@@ -346,7 +346,8 @@ const LOCAL_SEARCH: NestedSearch = {
 function localTypes(body: Node | null, ctx: ExtractContext): Node[] {
   if (!body || body.type !== 'compound_statement') return [];
   return nestedDeclarations(ctx, body, LOCAL_SEARCH).filter((node) => {
-    if (LOCAL_TYPES.includes(node.type)) return node.childForFieldName('body') && node.childForFieldName('name');
+    // An unnamed local enum (`enum { S_CLOCK = 1 << 3 };`) declares its enumerators in the function, as a named one does.
+    if (LOCAL_TYPES.includes(node.type)) return node.childForFieldName('body') && (node.childForFieldName('name') || node.type === 'enum_specifier');
     if (node.type !== 'declaration') return true;
     // Local variables are no symbols; one of an unnamed struct type holds its type's fields.
     const type = node.childForFieldName('type');
