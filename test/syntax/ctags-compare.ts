@@ -184,6 +184,21 @@ export async function compareWithCtags(options: CompareOptions): Promise<Compari
   return result;
 }
 
+/** One comparison of two made over different files (a tree's C files and its C++ headers, each read by ctags as what it is). */
+export function mergeComparisons(a: Comparison, b: Comparison): Comparison {
+  const byKind = new Map<string, KindRecall>();
+  for (const [kind, recall] of [...a.byKind, ...b.byKind]) {
+    const sum = byKind.get(kind) ?? { expected: 0, found: 0 };
+    byKind.set(kind, { expected: sum.expected + recall.expected, found: sum.found + recall.found });
+  }
+  const setAside = new Map(a.setAside);
+  for (const [rule, count] of b.setAside) setAside.set(rule, (setAside.get(rule) ?? 0) + count);
+  return {
+    files: [...a.files, ...b.files], byKind, expected: a.expected + b.expected, found: a.found + b.found, setAside,
+    symbols: a.symbols + b.symbols, extractMs: a.extractMs + b.extractMs, ctagsMs: a.ctagsMs + b.ctagsMs,
+  };
+}
+
 const normalize = (name: string): string => name.replace(/\s+/g, '');
 
 const percent = (found: number, expected: number): string => (expected ? ((found / expected) * 100).toFixed(2) : '100.00');
@@ -415,7 +430,60 @@ export const CTAGS_MISREADS: readonly Misread[] = [
     matches: ({ tag, lines }) => tag.kind === 'member'
       && new RegExp(`^\\s*(struct|class|union)\\s+[A-Z][A-Z0-9]*_[A-Z0-9_]*\\s+${tag.name}\\s*;`).test(lines[tag.line - 1] ?? ''),
   },
+  {
+    name: 'enum-typed-variable-as-enum',
+    why: 'A variable of an enum type with an initializer (`static enum power_supply_property bq27000_props[] = { POWER_SUPPLY_PROP_STATUS, ... };`, '
+      + '`const enum fe_modulation modcod2mod[0x20] = { QPSK, ... };`) is read as an enum named after the variable, and the constants of its '
+      + 'initializer as that enum\'s enumerators: a name after `enum Tag` is a declarator (an enum is defined as `enum Tag {`), the constants are uses.',
+    matches: ({ tag, lines }) => {
+      if (tag.kind === 'enum') return enumTypedVariables(lines).has(tag.name);
+      if (tag.kind !== 'enumerator' || !tag.scope) return false;
+      return enumTypedVariables(lines).has(tag.scope.split('::').pop()!);
+    },
+  },
+  {
+    name: 'unnamed-bit-field-as-member',
+    why: 'An unnamed bit-field (`unsigned long : 2;`, `unsigned int :28, second2:4;`, `u32 :4;`) is padding, no member; ctags names it '
+      + 'after its type\'s last word: the name stands right before the `:` width and is a type keyword, or the only word of the declaration.',
+    matches: ({ tag, lines }) => {
+      if (tag.kind !== 'member') return false;
+      const code = codeOf(lines[tag.line - 1] ?? '');
+      const at = code.search(new RegExp(`(?<![\\w$])${escape(tag.name)}\\s*:(?!:)\\s*\\w`));
+      if (at < 0) return false;
+      const before = code.slice(0, at).replace(/.*[;{]/, '').trim();
+      // The only word: a declaration starts there (not a name whose type ends the line above).
+      return TYPE_KEYWORDS.has(tag.name) || ((before === '' || /^(const|volatile)$/.test(before)) && (before !== '' || [';', '{', '}'].includes(codeEndAbove(lines, tag.line - 1))));
+    },
+  },
+  {
+    name: 'attribute-after-body-as-member',
+    why: 'An attribute word after the body of an unnamed struct or union member (`struct { ... } __packed;`) is read as that member\'s name; '
+      + 'the word stands alone between the `}` and the `;`, named as attribute macros are.',
+    matches: ({ tag, lines }) => tag.kind === 'member' && ATTRIBUTE_NAME.test(tag.name)
+      && new RegExp(`^\\}\\s*${escape(tag.name)}\\s*;`).test(codeOf(lines[tag.line - 1] ?? '')),
+  },
 ];
+
+const ENUM_TYPED_VARIABLE = /\benum\s+[A-Za-z_]\w*\s+(?:const\s+)?(?:\*\s*)*([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*((?:__\w+\s*)*)=/g;
+const enumVariablesOf = new WeakMap<string[], Set<string>>();
+
+/** The names declared as variables of an enum type with an initializer in the file (`enum T name[] = {`), read once per file. */
+function enumTypedVariables(lines: string[]): Set<string> {
+  let names = enumVariablesOf.get(lines);
+  if (!names) {
+    names = new Set();
+    for (let i = 0; i < lines.length; i++) {
+      if (!lines[i].includes('enum')) continue;
+      let code = codeOf(lines[i]);
+      // `static const enum ethtool_link_mode_bit_indices` / `mlxsw_sp2_mask_ethtool_sgmii_100m[] = {`: the name on the next line.
+      if (/\benum\s+[A-Za-z_]\w*$/.test(code)) code += ` ${codeOf(lines[i + 1] ?? '')}`;
+      // ctags names the enum after an attribute word between the declarator and `=` when there is one (`clks_init_on[] __initdata = {`).
+      for (const match of code.matchAll(ENUM_TYPED_VARIABLE)) for (const name of [match[1], ...match[2].split(/\s+/)]) if (name) names.add(name);
+    }
+    enumVariablesOf.set(lines, names);
+  }
+  return names;
+}
 
 /** An attribute macro's name, as attribute macros are named (`__ATM_API_ALIGN`, `__flexarr`, `_GNUTLS_GCC_ATTR_DEPRECATED`, `____cacheline_aligned`). */
 const ATTRIBUTE_NAME = /^____|ATTR|DEPRECATED|ALIGN|PACKED|UNUSED|_API_|flexarr|aligned|packed|deprecated|cacheline|unused|^B(8|16|32|64)$/;
