@@ -12,7 +12,7 @@
  * edited file is read again; its budget is `files.cacheMb`. Reading Go's std (5,500 files, 63 MB) from the
  * page cache takes about a second; from here, the checks and a text search take a few tens of milliseconds.
  */
-import { constants, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 /** Why a file's content was not read. */
@@ -25,11 +25,13 @@ export type FileAccess =
 /** A file read: its text as written (UTF-8, a byte-order mark kept), and whether it looks binary. */
 export type FileRead = { ok: true; text: string; binary: boolean; real: string } | { ok: false; reason: RefusalReason; message: string };
 
-/** readIfContains: the text when the file holds the needle, null when it does not. */
+/** One file of FileReader.scan: the text when the file holds the needle, null when it does not. */
 export type FileScan = { ok: true; text: string | null; binary: boolean; real: string } | { ok: false; reason: RefusalReason; message: string };
 
 /** Files above this are not read for a snippet, a line of text or a server (generated code or data). */
 export const READ_BYTES_MAX = 16 * 1024 * 1024;
+/** A scan reads files for this long at most before other requests get their turn. */
+const SCAN_SLICE_MS = 8;
 /** Files above this are not kept in memory; read each time. */
 const CACHED_FILE_BYTES_MAX = 4 * 1024 * 1024;
 /** The cache's budget when none is configured (files.cacheMb). */
@@ -109,46 +111,89 @@ export class FileReader {
 
   /** The file's text, after the check; from memory while the file is unchanged. */
   async read(absolute: string, maxBytes = READ_BYTES_MAX): Promise<FileRead> {
-    const loaded = await this.load(absolute, maxBytes);
-    return loaded.ok ? { ok: true, text: loaded.text as string, binary: loaded.binary, real: loaded.real } : loaded;
-  }
-
-  /**
-   * The file's text as `read` gives it when the file holds `needle`, else `text: null`; or why it was not read. The
-   * bytes are searched before they are decoded: a file without the needle is neither decoded nor kept in memory, so
-   * a scan of a whole tree for one name (the syntactic usages and callers) costs the reads alone.
-   */
-  async readIfContains(absolute: string, needle: string, maxBytes = READ_BYTES_MAX): Promise<FileScan> {
-    return this.load(absolute, maxBytes, needle);
-  }
-
-  /** read() and readIfContains(): one check, the cache, then the file opened by its real path without following a link. */
-  private async load(absolute: string, maxBytes: number, needle?: string): Promise<FileScan> {
-    const access = this.check(absolute);
-    if (!access.ok) return access;
-    if (access.size > maxBytes) return tooLarge(maxBytes);
-    const cached = this.cache.get(access.real, access.size, access.mtimeMs);
-    if (cached) return { ok: true, text: needle === undefined || cached.text.includes(needle) ? cached.text : null, binary: cached.binary, real: access.real };
+    const found = this.lookup(absolute, maxBytes);
+    if (!found.ok || found.cached) return found.ok ? { ok: true, text: found.cached!.text, binary: found.cached!.binary, real: found.real } : found;
     let handle;
     try {
-      handle = await open(access.real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      handle = await open(found.real, OPEN_FLAGS);
     } catch {
-      return refuse('unreadable', 'could not be opened (replaced by a link, or no permission); not read');
+      return cannotOpen();
     }
     try {
       const stats = await handle.stat();
-      if (!stats.isFile()) return refuse('not_a_file', 'is not a regular file; not read');
-      if (stats.size > maxBytes) return tooLarge(maxBytes);
-      const bytes = await handle.readFile();
-      if (needle !== undefined && !bytes.includes(needle)) return { ok: true, text: null, binary: looksBinary(bytes), real: access.real };
-      const entry: Entry = { text: bytes.toString('utf8'), binary: looksBinary(bytes), size: stats.size, mtimeMs: stats.mtimeMs };
-      this.cache.set(access.real, entry);
-      return { ok: true, text: needle === undefined || entry.text.includes(needle) ? entry.text : null, binary: entry.binary, real: access.real };
+      const refused = refuseOpened(stats, maxBytes);
+      if (refused) return refused;
+      const entry = this.keep(found.real, await handle.readFile(), stats);
+      return { ok: true, text: entry.text, binary: entry.binary, real: found.real };
     } catch {
       return refuse('unreadable', 'could not be read');
     } finally {
       await handle.close().catch(() => undefined);
     }
+  }
+
+  /**
+   * Reads `paths` in order, giving `each` the text of every file that holds `needle` (`text: null` for one that does
+   * not) or why it was not read, until `stop()` says enough; returns how many were read. The bytes are searched before
+   * they are decoded, so a file without the needle is neither decoded nor kept in memory, and each file is one
+   * synchronous open, stat and read rather than thread-pool round trips: a scan of a whole tree for one name (the
+   * syntactic usages, callers and impact; the kernel's 55,000 files) costs about its reads alone. Other requests get
+   * their turn every SCAN_SLICE_MS, and while `each` awaits.
+   */
+  async scan(paths: readonly string[], needle: string, maxBytes: number, each: (index: number, scan: FileScan) => void | Promise<void>, stop?: () => boolean): Promise<number> {
+    let slice = performance.now();
+    let i = 0;
+    for (; i < paths.length; i++) {
+      if (performance.now() - slice > SCAN_SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        slice = performance.now();
+      }
+      if (stop?.()) break;
+      const pending = each(i, this.scanOne(paths[i], needle, maxBytes));
+      if (pending) await pending;
+    }
+    return i;
+  }
+
+  /** One file of scan(). */
+  private scanOne(absolute: string, needle: string, maxBytes: number): FileScan {
+    const found = this.lookup(absolute, maxBytes);
+    if (!found.ok) return found;
+    const holding = (entry: Entry): FileScan => ({ ok: true, text: entry.text.includes(needle) ? entry.text : null, binary: entry.binary, real: found.real });
+    if (found.cached) return holding(found.cached);
+    let fd: number;
+    try {
+      fd = openSync(found.real, OPEN_FLAGS);
+    } catch {
+      return cannotOpen();
+    }
+    try {
+      const stats = fstatSync(fd);
+      const refused = refuseOpened(stats, maxBytes);
+      if (refused) return refused;
+      const bytes = readFileSync(fd);
+      if (!bytes.includes(needle)) return { ok: true, text: null, binary: looksBinary(bytes), real: found.real };
+      return holding(this.keep(found.real, bytes, stats));
+    } catch {
+      return refuse('unreadable', 'could not be read');
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Before a read: the containment check, the size limit, and the text kept from an earlier read of the unchanged file. */
+  private lookup(absolute: string, maxBytes: number): { ok: true; real: string; cached?: Entry } | { ok: false; reason: RefusalReason; message: string } {
+    const access = this.check(absolute);
+    if (!access.ok) return access;
+    if (access.size > maxBytes) return tooLarge(maxBytes);
+    return { ok: true, real: access.real, cached: this.cache.get(access.real, access.size, access.mtimeMs) };
+  }
+
+  /** The bytes read, decoded once and kept (within the cache's budget). */
+  private keep(real: string, bytes: Buffer, stats: { size: number; mtimeMs: number }): Entry {
+    const entry: Entry = { text: bytes.toString('utf8'), binary: looksBinary(bytes), size: stats.size, mtimeMs: stats.mtimeMs };
+    this.cache.set(real, entry);
+    return entry;
   }
 
   /** The text kept in memory for the file (a byte-order mark dropped) when it is unchanged and still readable; undefined otherwise (no read). */
@@ -187,6 +232,20 @@ export function stripBom(text: string): string {
 /** A NUL byte in the first 8 KB: not source text. */
 export function looksBinary(bytes: Buffer): boolean {
   return bytes.subarray(0, 8192).includes(0);
+}
+
+/** Opened by the real path the check found: a link put in its place since is not followed. */
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+function cannotOpen(): { ok: false; reason: RefusalReason; message: string } {
+  return refuse('unreadable', 'could not be opened (replaced by a link, or no permission); not read');
+}
+
+/** What the opened file turned out to be, when it may not be read after all. */
+function refuseOpened(stats: { isFile(): boolean; size: number }, maxBytes: number): { ok: false; reason: RefusalReason; message: string } | undefined {
+  if (!stats.isFile()) return refuse('not_a_file', 'is not a regular file; not read');
+  if (stats.size > maxBytes) return tooLarge(maxBytes);
+  return undefined;
 }
 
 /** `message` says what is wrong with the file without naming it: the caller names it as its answer does. */

@@ -1,15 +1,24 @@
 /**
- * FileReader.readIfContains, the read a syntactic scan of a whole tree makes per file: the text when the file holds
- * the name, null (not decoded, not kept) when it does not, and the same containment and size refusals as read().
+ * FileReader.scan, the reads of a syntactic scan of a whole tree for one name: the text of a file holding the name,
+ * null (not decoded, not kept) for one without it, the same containment and size refusals as read(), and a stop.
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { FileReader } from '../src/files.js';
+import { FileReader, type FileScan } from '../src/files.js';
 import { tempDir } from './helpers.js';
 
 function reader(root: string): FileReader {
   return new FileReader((real) => real === root || real.startsWith(`${root}/`));
+}
+
+/** What scan() gives for one file. */
+async function scanOne(files: FileReader, absolute: string, needle: string, maxBytes = 1024 * 1024): Promise<FileScan> {
+  const out: FileScan[] = [];
+  await files.scan([absolute], needle, maxBytes, (_, scanned) => {
+    out.push(scanned);
+  });
+  return out[0];
 }
 
 t.test('gives the text of a file holding the name, null for one without it, and keeps only the first', async (t) => {
@@ -19,19 +28,19 @@ t.test('gives the text of a file holding the name, null for one without it, and 
   writeFileSync(path.join(root, 'without.c'), 'int kfree(void *p);\n');
   writeFileSync(path.join(root, 'größe.c'), 'int größe_der_liste(void);\n');
 
-  const hit = await files.readIfContains(path.join(root, 'with.c'), 'kmalloc_node');
+  const hit = await scanOne(files, path.join(root, 'with.c'), 'kmalloc_node');
   t.ok(hit.ok && hit.text?.includes('int kmalloc_node(void);'), 'the text of the file that holds the name');
   t.equal(files.cached(path.join(root, 'with.c')), 'int kmalloc_node(void);\n', 'kept, as read() keeps it (the byte-order mark dropped by cached())');
 
-  const miss = await files.readIfContains(path.join(root, 'without.c'), 'kmalloc_node');
+  const miss = await scanOne(files, path.join(root, 'without.c'), 'kmalloc_node');
   t.same(miss.ok && miss.text, null, 'null for a file without the name');
   t.equal(files.cached(path.join(root, 'without.c')), undefined, 'a file without the name is not kept');
 
-  const unicode = await files.readIfContains(path.join(root, 'größe.c'), 'größe_der_liste');
+  const unicode = await scanOne(files, path.join(root, 'größe.c'), 'größe_der_liste');
   t.ok(unicode.ok && unicode.text?.includes('größe_der_liste'), 'a name outside ASCII is found in the bytes');
 
   // From memory: the kept text is searched, the answer the same.
-  const again = await files.readIfContains(path.join(root, 'with.c'), 'kfree');
+  const again = await scanOne(files, path.join(root, 'with.c'), 'kfree');
   t.same(again.ok && again.text, null, 'a kept text without the name gives null too');
 });
 
@@ -44,9 +53,21 @@ t.test('refuses what read() refuses: a link out of the root, a folder, a file ov
   writeFileSync(path.join(root, 'big.c'), `int kmalloc_node(void);\n${'x'.repeat(4096)}`);
   const files = reader(root);
 
-  const link = await files.readIfContains(path.join(root, 'link.c'), 'kmalloc_node');
+  const link = await scanOne(files, path.join(root, 'link.c'), 'kmalloc_node');
   t.match(link, { ok: false, reason: 'outside_root' }, 'a link leading outside the root is not read');
-  t.match(await files.readIfContains(path.join(root, 'dir.c'), 'kmalloc_node'), { ok: false, reason: 'not_a_file' });
-  t.match(await files.readIfContains(path.join(root, 'big.c'), 'kmalloc_node', 1024), { ok: false, reason: 'too_large' });
-  t.match(await files.readIfContains(path.join(root, 'gone.c'), 'kmalloc_node'), { ok: false, reason: 'not_found' });
+  t.match(await scanOne(files, path.join(root, 'dir.c'), 'kmalloc_node'), { ok: false, reason: 'not_a_file' });
+  t.match(await scanOne(files, path.join(root, 'big.c'), 'kmalloc_node', 1024), { ok: false, reason: 'too_large' });
+  t.match(await scanOne(files, path.join(root, 'gone.c'), 'kmalloc_node'), { ok: false, reason: 'not_found' });
+});
+
+t.test('reads in order until told to stop, and says how many it read', async (t) => {
+  const root = tempDir(t);
+  const paths = Array.from({ length: 5 }, (_, i) => path.join(root, `f${i}.c`));
+  for (const file of paths) writeFileSync(file, 'int kmalloc_node(void);\n');
+  const seen: number[] = [];
+  const read = await reader(root).scan(paths, 'kmalloc_node', 1024, (i) => {
+    seen.push(i);
+  }, () => seen.length === 3);
+  t.equal(read, 3);
+  t.same(seen, [0, 1, 2]);
 });

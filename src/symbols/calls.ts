@@ -5,7 +5,6 @@
  * callHierarchyProvider), a syntactic answer: callers are the call expressions naming the function in the
  * indexed files of its language, callees the call expressions in its body resolved by name through the index.
  */
-import { forEachLimit } from '../map-limit.js';
 import path from 'node:path';
 import {
   CallHierarchyIncomingCallsRequest, CallHierarchyOutgoingCallsRequest, CallHierarchyPrepareRequest, SymbolKind,
@@ -50,7 +49,6 @@ const CONCURRENCY = 4;
  */
 const PARSE_FILES_MAX = 600;
 const SCAN_BUDGET_MS = 15_000;
-const READ_CONCURRENCY = 16;
 /** The largest file the index parses: a file it holds is read for calls as well. */
 const FILE_BYTES_MAX = 64 * 1024 * 1024;
 
@@ -397,7 +395,7 @@ class CallContext {
 
   /**
    * The files whose text has the name followed by a call's `(` (templates and generics between), or taken as a
-   * pointer (`&f`, `Type::f`), read in parallel until the search's time budget runs out; the walk's notes say
+   * pointer (`&f`, `Type::f`), read in the index's order until the search's time budget runs out; the walk's notes say
    * what was not read (files past the budget, files that could not be read).
    */
   private async filesMentioning(files: string[], name: string, started: number, walk: Walk): Promise<string[]> {
@@ -406,19 +404,34 @@ class CallContext {
     const out: string[] = [];
     const read = new Set<string>();
     const unread: string[] = [];
-    await forEachLimit(files, READ_CONCURRENCY, async (file) => {
-      read.add(file);
-      // Only the texts of the files holding the name are kept for the parse: the kernel's 55,000 files are 1.2 GB.
-      // A file without the name is neither decoded nor kept (readIfContains searches its bytes).
+    const stop = (): boolean => performance.now() - started > SCAN_BUDGET_MS;
+    const found = (file: string, text: string): void => {
+      if (text.includes(name) && pattern.test(text)) out.push(file);
+    };
+    // Texts this answer read already, then the rest: a file without the name is neither decoded nor kept.
+    const fresh: string[] = [];
+    for (const file of files) {
       const known = this.texts.get(file);
-      const text = known ? await known : await this.services.workspace.files.readIfContains(this.absoluteOf(file), name, FILE_BYTES_MAX)
-        .then((read) => (read.ok ? read.text && stripBom(read.text) : undefined));
-      if (text === undefined) unread.push(file);
-      else if (text !== null && text.includes(name) && pattern.test(text)) {
-        out.push(file);
-        if (!known) this.texts.set(file, Promise.resolve(text));
+      if (!known) {
+        fresh.push(file);
+        continue;
       }
-    }, () => performance.now() - started > SCAN_BUDGET_MS);
+      read.add(file);
+      const text = await known;
+      if (text === undefined) unread.push(file);
+      else found(file, text);
+    }
+    await this.services.workspace.files.scan(fresh.map((file) => this.absoluteOf(file)), name, FILE_BYTES_MAX, (i, scanned) => {
+      const file = fresh[i];
+      read.add(file);
+      if (!scanned.ok) unread.push(file);
+      else if (scanned.text !== null) {
+        const text = stripBom(scanned.text);
+        // Only the texts of the files holding the name are kept for the parse: the kernel's 55,000 files are 1.2 GB.
+        this.texts.set(file, Promise.resolve(text));
+        found(file, text);
+      }
+    }, stop);
     if (read.size < files.length) {
       const first = files.find((file) => !read.has(file));
       const note = `the syntactic search ran out of its ${SCAN_BUDGET_MS / 1000} s budget: ${files.length - read.size} of ${files.length} files were not searched for '${name}' (from ${first} on, in the index's order)`;

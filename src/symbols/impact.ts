@@ -20,7 +20,7 @@ import { forEachLimit } from '../map-limit.js';
 import type { Services } from '../services.js';
 import { scanOccurrences } from '../syntax/identifiers.js';
 import { classifyPositions, sharedTrees } from '../syntax/usage-kind.js';
-import { stripBom } from '../files.js';
+import { READ_BYTES_MAX, stripBom } from '../files.js';
 import { findCalls } from './calls.js';
 import { rangeHolds } from './document-symbols.js';
 import { elapsedMs } from './elapsed.js';
@@ -84,7 +84,6 @@ export const TESTS_SHOWN = 200;
 /** The syntactic name search for a removed symbol: files read and the time it may take. */
 const SCAN_FILES_MAX = 50_000;
 const SCAN_BUDGET_MS = 10_000;
-const READ_CONCURRENCY = 16;
 
 const RELATION_ORDER: Record<Relation, number> = { call: 0, overrides: 1, implements: 2, inherits: 3, usage: 4 };
 
@@ -352,10 +351,10 @@ export async function reachOfName(services: Services, removed: { name: string; l
   });
   if (files.length > SCAN_FILES_MAX) collector.note(`only the first ${SCAN_FILES_MAX} of ${files.length} files were searched for '${removed.name}'`);
   const hits: Array<{ file: string; line: number; column: number; kind: string; text: string }> = [];
-  await forEachLimit(files.slice(0, SCAN_FILES_MAX), READ_CONCURRENCY, async (file) => {
-    if (signal?.aborted) throw cancelled();
-    for (const hit of await mentionsIn(services, file, removed.name)) hits.push({ file, ...hit });
-  }, () => performance.now() - started > SCAN_BUDGET_MS);
+  await mentioningFiles(services, files.slice(0, SCAN_FILES_MAX), removed.name, async (file, text) => {
+    for (const hit of await mentionsIn(services, file, removed.name, text)) hits.push({ file, ...hit });
+  }, () => !!signal?.aborted || performance.now() - started > SCAN_BUDGET_MS);
+  if (signal?.aborted) throw cancelled();
   if (performance.now() - started > SCAN_BUDGET_MS) collector.note(`the search for '${removed.name}' stopped after ${SCAN_BUDGET_MS / 1000} s`);
   const byFile = new Map<string, typeof hits>();
   for (const hit of hits) byFile.set(hit.file, [...(byFile.get(hit.file) ?? []), hit]);
@@ -610,8 +609,8 @@ async function testFileMentions(services: Services, collector: Collector, symbol
     .flatMap((entry) => filesOf(entry)));
   const via = at > 0 ? nameOf(symbol) : undefined;
   let added = 0;
-  await forEachLimit(files.filter((file) => !covered.has(file)), READ_CONCURRENCY, async (file) => {
-    const hits = await mentionsIn(services, file, symbol.name);
+  await mentioningFiles(services, files.filter((file) => !covered.has(file)), symbol.name, async (file, text) => {
+    const hits = await mentionsIn(services, file, symbol.name, text);
     if (hits.length === 0) return;
     const symbols = (await services.index.reader.symbolsInFile(file)).filter((s) => !s.forwardDeclaration);
     for (const hit of hits) {
@@ -633,12 +632,17 @@ async function testFileMentions(services: Services, collector: Collector, symbol
   if (added > 0) collector.part('call', 'test files by name', 'syntactic', added, 'test files no server answered for, searched for the name (a server may not cover them: clangd a C/C++ test outside the compile database, the TypeScript server a test outside its project)');
 }
 
-/** Identifiers named `name` in a file, each with its usage kind and line text. */
-async function mentionsIn(services: Services, file: string, name: string): Promise<Array<{ line: number; column: number; kind: string; text: string }>> {
+/** The text of each of `files` that holds `name` (not binary), to `each` in the index's order until `stop()` says enough. */
+async function mentioningFiles(services: Services, files: string[], name: string, each: (file: string, text: string) => Promise<void>, stop?: () => boolean): Promise<void> {
+  const absolute = (file: string): string => (path.isAbsolute(file) ? file : path.join(services.workspace.root, file));
+  await services.workspace.files.scan(files.map(absolute), name, READ_BYTES_MAX, (i, read) => {
+    if (read.ok && !read.binary && read.text !== null) return each(files[i], stripBom(read.text));
+  }, stop);
+}
+
+/** Identifiers named `name` in a file's text, each with its usage kind and line text. */
+async function mentionsIn(services: Services, file: string, name: string, text: string): Promise<Array<{ line: number; column: number; kind: string; text: string }>> {
   const absolute = path.isAbsolute(file) ? file : path.join(services.workspace.root, file);
-  const read = await services.workspace.files.readIfContains(absolute, name);
-  if (!read.ok || read.binary || read.text === null) return [];
-  const text = stripBom(read.text);
   const language = languageOfPath(file);
   if (!language) return [];
   const occurrences = scanOccurrences(language.syntax, text, name);

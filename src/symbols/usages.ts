@@ -5,7 +5,6 @@
  * every identifier token with the symbol's name in the indexed files of its language family. Files the
  * workspace ignores are dropped; each answered usage gets its line, enclosing symbol and usage kind.
  */
-import { forEachLimit } from '../map-limit.js';
 import path from 'node:path';
 import { ReferencesRequest, type Location } from 'vscode-languageserver-protocol';
 import type { Position, ServerOutcome } from '../../schemas/common.js';
@@ -170,9 +169,6 @@ async function semantic(services: Services, conversation: ServerConversation, se
   return { hits, source: 'lsp', precision: 'semantic', ...(indexing ? { partial: { reason: indexing } } : {}), droppedIgnored: dropped };
 }
 
-/** Concurrent reads of files not yet in memory. */
-const READ_CONCURRENCY = 16;
-
 /** Identifier tokens equal to the symbol's name in every indexed file of its language family. */
 async function syntactic(services: Services, symbol: StoredSymbol, userOnly: boolean, reason: string, signal?: AbortSignal): Promise<Found> {
   const root = services.workspace.root;
@@ -185,23 +181,19 @@ async function syntactic(services: Services, symbol: StoredSymbol, userOnly: boo
   const hits: Hit[] = [];
   // Files that could not be read (too large, a link leading out of the workspace) are said, not dropped silently.
   const unread: string[] = [];
-  await forEachLimit(files, READ_CONCURRENCY, async (stored, i) => {
-    // Checks and cached texts answer without I/O: let other requests in now and then.
-    if (i % 1000 === 999) await new Promise((resolve) => setImmediate(resolve));
-    if (signal?.aborted) throw cancelled();
-    const absolute = path.isAbsolute(stored) ? stored : path.join(root, stored);
-    // Up to the size the index parses (a kernel's 24 MB register header uses names too), as syntactic callers read;
-    // a file without the name is neither decoded nor kept.
-    const read = await services.workspace.files.readIfContains(absolute, symbol.name, MAX_PARSED_BYTES);
+  const absolutes = files.map((stored) => (path.isAbsolute(stored) ? stored : path.join(root, stored)));
+  // Up to the size the index parses (a kernel's 24 MB register header uses names too), as syntactic callers read.
+  await services.workspace.files.scan(absolutes, symbol.name, MAX_PARSED_BYTES, (i, read) => {
+    const stored = files[i];
     if (!read.ok) {
       if (read.reason !== 'not_found') unread.push(`${stored} (${read.message})`);
       return;
     }
     if (read.text === null) return;
-    const text = stripBom(read.text);
     const language = languageById(languages.get(stored)!);
-    for (const occurrence of scanOccurrences(language.syntax, text, symbol.name)) hits.push({ file: stored, absolute, external: path.isAbsolute(stored), ...occurrence });
-  });
+    for (const occurrence of scanOccurrences(language.syntax, stripBom(read.text), symbol.name)) hits.push({ file: stored, absolute: absolutes[i], external: path.isAbsolute(stored), ...occurrence });
+  }, () => !!signal?.aborted);
+  if (signal?.aborted) throw cancelled();
   const partial = unread.length > 0
     ? { reason: `${unread.length} file${unread.length === 1 ? ' was' : 's were'} not read: ${unread.sort().slice(0, 5).join('; ')}${unread.length > 5 ? '; ...' : ''}` }
     : undefined;
