@@ -3,8 +3,10 @@
  * an attribute between a declarator and its initializer, a macro declaring a whole variable whose arguments are numbers,
  * strings, calls or a braced list, a `#define` without a value but with spaces after it, an unnamed enum in a
  * function body, an attribute then an upper-case typedef name after a body, a member macro alone on its line,
- * bit-fields a macro lays out without a `;` before the body's end, GCC's `__volatile__` and `__const`, and an `#if`
- * over two lines inside the first branch of an `#ifdef`. Read as C (a .c file) and as C++ (a .h file in a C++ tree).
+ * bit-fields a macro lays out without a `;` before the body's end, GCC's `__volatile__` and `__const`, an `#if`
+ * over two lines inside the first branch of an `#ifdef`, a struct defined in a function's return type, an attribute in
+ * a typedef, macro words for members, members of upper-case enum and struct types, member macros after comments, and a
+ * comment from a #define's line onto the next. Read as C (a .c file) and as C++ (a .h file in a C++ tree).
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
@@ -34,6 +36,12 @@ for (const language of ['c', 'cpp'] as const) {
     t.ok(['p_csr', 'p_addr', 'p_const'].every((name) => has('field', name)), '__volatile__ __u32 p_csr; and __const int p_const; are fields');
     t.equal(symbols.filter((s) => s.kind === 'function' && s.name === '__enable_fpu').length, 2, 'both branches of an #ifdef whose first holds an #if over two lines');
     t.ok(has('function', 'own_fpu'), 'the #else branch');
+    t.ok(has('struct', 'mock_fence') && has('field', 'lock') && has('function', 'to_mock_fence'), 'a struct defined in a function\'s return type, and the function');
+    t.ok(has('type_alias', '__u8_alias_t'), 'typedef __u8 __attribute__((__may_alias__)) __u8_alias_t;');
+    t.ok(has('struct', 'acpi_object_notify_common'), 'a struct whose members are macro words');
+    t.ok(has('field', 'ChipType') && has('field', 'CUTVersion'), 'enum HAL_CHIP_TYPE ChipType; and struct HAL_CUT CUTVersion; are fields');
+    t.ok(has('field', 'pdev') && has('field', 'serial_format'), 'fields around member macros after comments');
+    t.ok(has('macro', 'CPM_MAP_SIZE') && has('function', 'cpm2_reset'), 'a #define whose comment goes on over lines, and the function after');
     t.ok(has('function', 'last_function'), 'the last function of the file');
     for (const macro of ['__attribute__', 'DECLARE_TLV_DB_RANGE', 'AMBA_APB_DEVICE', 'TLV_DB_SCALE_ITEM', '__BITFIELD_FIELD', '__u32', '__volatile__']) {
       t.notOk(symbols.some((s) => s.name === macro), `no symbol named ${macro}`);
@@ -76,4 +84,20 @@ t.test('cpp: a member template specialized on a decltype keeps the `;` after its
   const symbols = await extractSymbols(languageById('cpp'), source);
   t.equal(symbols.filter((s) => s.kind === 'struct' && s.name === '__not_overloaded2').length, 2, 'the template and its specialization');
   t.equal(symbols.filter((s) => s.kind === 'struct' && s.name === '__not_overloaded').length, 2, 'and those after them');
+});
+
+t.test('cpp: an attribute call after a prototype whose type a macro gives', async (t) => {
+  // python3.11/sysmodule.h
+  const source = [
+    'PyAPI_FUNC(void) PySys_WriteStdout(const char *format, ...)',
+    '                 Py_GCC_ATTRIBUTE((format(printf, 1, 2)));',
+    'PyAPI_FUNC(void) PySys_WriteStderr(const char *format, ...)',
+    '                 Py_GCC_ATTRIBUTE((format(printf, 1, 2)));',
+    'Py_DEPRECATED(3.11) PyAPI_FUNC(int) PySys_HasWarnOptions(void);',
+  ].join('\n');
+  const symbols = await extractSymbols(languageById('cpp'), source);
+  for (const name of ['PySys_WriteStdout', 'PySys_WriteStderr', 'PySys_HasWarnOptions']) {
+    t.match(symbols.find((s) => s.name === name), { kind: 'function', definition: false }, name);
+  }
+  t.notOk(symbols.some((s) => s.name === 'PyAPI_FUNC' || s.name === 'Py_GCC_ATTRIBUTE'), 'no symbol named after the macros');
 });

@@ -320,8 +320,9 @@ export const CTAGS_MISREADS: readonly Misread[] = [
   },
   {
     name: 'call-in-expression',
-    why: 'A call inside an expression (`static_assert(ARRAY_SIZE(a) == N);`, `x =\n IS_ENABLED(CONFIG_Y);`, `MODULE_ALIAS("x" __stringify(Y));`) '
-      + 'is read as a prototype: what stands before the name is an operator, an open parenthesis, a comma or a string, never a type.',
+    why: 'A call inside an expression (`static_assert(ARRAY_SIZE(a) == N);`, `x =\n IS_ENABLED(CONFIG_Y);`, `MODULE_ALIAS("x" __stringify(Y));`, '
+      + '`*membase = (void __iomem *) KSEG1ADDR(OFFSET);`, `*p = &kvm_nvhe_sym(x);`) is read as a prototype: what stands before the name is an operator, '
+      + 'an open parenthesis, a comma, a string, a cast after `=` or an address-of after `=`, `(` or `,`, never a type.',
     matches: ({ tag, lines }) => {
       if (tag.kind !== 'function' && tag.kind !== 'prototype') return false;
       const line = lines[tag.line - 1] ?? '';
@@ -329,6 +330,7 @@ export const CTAGS_MISREADS: readonly Misread[] = [
       if (at < 0) return false;
       const before = codeOf(line.slice(0, at));
       const end = before ? before[before.length - 1] : codeEndAbove(lines, tag.line - 1);
+      if (/[=(,]\s*&$/.test(before) || /=\s*\([^()]*\)$/.test(before)) return true;
       return '(=,!|?+-"%^'.includes(end) && end !== '';
     },
   },
@@ -341,14 +343,16 @@ export const CTAGS_MISREADS: readonly Misread[] = [
   },
   {
     name: 'attribute-call-as-prototype',
-    why: 'An attribute macro after a declarator (`unsigned long consumer_pos __aligned(PAGE_SIZE);`, `char page[N] __aligned(N);`) '
-      + 'is read as a prototype named after the attribute: a declarator (a name or `]`) stands right before it, after a type.',
+    why: 'An attribute macro after a declarator (`unsigned long consumer_pos __aligned(PAGE_SIZE);`, `char page[N] __aligned(N);`, '
+      + '`pgd_t tmp_pgd_table[N] __initdata __aligned(PGD_SIZE);`, a typedef\'s `typedef int SItype __mode(SI);`) is read as a prototype '
+      + '(or a typedef) named after the attribute: a declarator (a name, or `]` and attribute words) stands right before it, after a type.',
     matches: ({ tag, lines }) => {
-      if (tag.kind !== 'function' && tag.kind !== 'prototype') return false;
       const line = lines[tag.line - 1] ?? '';
+      if (tag.kind !== 'function' && tag.kind !== 'prototype' && !(tag.kind === 'typedef' && /^\s*typedef\b/.test(line))) return false;
       const at = nameAt(line, tag.name);
       if (at < 0 || !/^(__\w*|_*[A-Z][A-Z0-9_]*)$/.test(tag.name)) return false;
-      const before = codeOf(line.slice(0, at));
+      // Alone on its line, the declarator ends the line above (`pud_t espfix_pud_page[PTRS_PER_PUD]` / `__aligned(PAGE_SIZE);`).
+      const before = codeOf(line.slice(0, at)) || (/^\s*$/.test(line.slice(0, at)) && tag.line > 1 ? codeOf(lines[tag.line - 2]) : '');
       const open = line.indexOf('(', at);
       let close = open;
       for (let depth = 0; close < line.length; close++) {
@@ -359,7 +363,7 @@ export const CTAGS_MISREADS: readonly Misread[] = [
       // A parameter list is empty, `void`, or holds a pointer or two words in a row; an attribute's arguments do not.
       const parameters = !args.trim() || /\.\.\.|\*|\b\w+\s+\w+\b|\b(void|int|char|short|long|unsigned|signed|float|double|bool|_Bool|struct|union|enum|const)\b/
         .test(args.replace(/sizeof\s*\([^)]*\)/g, 'x'));
-      return !parameters && (/\]$/.test(before) || /\w\s*[*\s]\s*\w+$/.test(before));
+      return !parameters && (/\](\s+__\w+)*$/.test(before) || /\w\s*[*\s]\s*\w+$/.test(before));
     },
   },
   {
@@ -439,6 +443,28 @@ export const CTAGS_MISREADS: readonly Misread[] = [
       if (tag.kind === 'enum') return enumTypedVariables(lines).has(tag.name);
       if (tag.kind !== 'enumerator' || !tag.scope) return false;
       return enumTypedVariables(lines).has(tag.scope.split('::').pop()!);
+    },
+  },
+  {
+    name: 'initialized-wrapper-as-prototype',
+    why: 'A macro around a variable\'s name (`int __bootdata(is_full_image) = 1;`) is read as a prototype named after the macro: what it '
+      + 'declares is initialized with `=`, which no function is (a pure virtual\'s `= 0`, `= delete` and `= default` aside).',
+    matches: ({ tag, lines }) => (tag.kind === 'function' || tag.kind === 'prototype')
+      && new RegExp(`\\w[\\s*]+${escape(tag.name)}\\s*\\(\\s*[A-Za-z_]\\w*\\s*\\)\\s*=(?!=)(?!\\s*(?:0\\s*;|delete\\b|default\\b))`).test(codeOf(lines[tag.line - 1] ?? '')),
+  },
+  {
+    name: 'attribute-after-typedef-declarator',
+    why: 'An attribute macro after a function typedef\'s parameter list (`typedef void (*relocate_t)(unsigned long a,` / `unsigned long b) __noreturn;`) '
+      + 'is read as the typedef\'s name: the word stands between the `)` and the `;`, spelled as attribute macros are, in a typedef.',
+    matches: ({ tag, lines }) => {
+      if (tag.kind !== 'typedef' || !/^__\w+$/.test(tag.name) || !new RegExp(`\\)\\s*${escape(tag.name)}\\s*;`).test(codeOf(lines[tag.line - 1] ?? ''))) return false;
+      // The statement it ends starts with `typedef` (a few lines up at most).
+      for (let i = tag.line - 1; i >= 0 && i >= tag.line - 12; i--) {
+        const code = codeOf(lines[i] ?? '');
+        if (i < tag.line - 1 && /[;{}]$/.test(code)) return false;
+        if (/^typedef\b/.test(code)) return true;
+      }
+      return false;
     },
   },
   {

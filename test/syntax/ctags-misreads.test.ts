@@ -102,3 +102,68 @@ t.test('attribute-after-body-as-member', async (t) => {
   t.ok(setsAside(misread, source, { name: '__packed', line: 5, kind: 'member', scope: 'rtl818x_csr' }), '} __packed; read as a member __packed');
   t.notOk(setsAside(misread, source, { name: 'named', line: 7, kind: 'member', scope: 'rtl818x_csr' }), 'a member named after a body stays');
 });
+
+t.test('attribute-call-as-prototype: after attribute words, and in a typedef', async (t) => {
+  const misread = rule('attribute-call-as-prototype');
+  // arch/arm/mm/kasan_init.c, arch/m68k/lib/ashldi3.c
+  const source = [
+    'static pgd_t tmp_pgd_table[PTRS_PER_PGD] __initdata __aligned(PGD_SIZE);',
+    'typedef\t\t int SItype\t__mode(SI);',
+    'typedef int (*cmp_t)(const void *a, const void *b);',
+    'static __page_aligned_bss pud_t espfix_pud_page[PTRS_PER_PUD]',
+    '\t__aligned(PAGE_SIZE);',
+    'static int f(void)',
+    '\t__acquires(lock);',
+  ].join('\n');
+  t.ok(setsAside(misread, source, { name: '__aligned', line: 1, kind: 'prototype' }), 'a[N] __initdata __aligned(N);');
+  t.ok(setsAside(misread, source, { name: '__mode', line: 2, kind: 'typedef' }), 'typedef int SItype __mode(SI); read as a typedef __mode');
+  t.notOk(setsAside(misread, source, { name: 'cmp_t', line: 3, kind: 'typedef' }), 'a function pointer typedef stays');
+  t.ok(setsAside(misread, source, { name: '__aligned', line: 5, kind: 'prototype' }), 'alone on its line after the declarator');
+  t.notOk(setsAside(misread, source, { name: 'f', line: 6, kind: 'prototype' }), 'the prototype before an attribute on its own line stays');
+});
+
+t.test('call-in-expression: after a cast or an address-of', async (t) => {
+  const misread = rule('call-in-expression');
+  // arch/mips/ralink/bootrom.c, arch/arm64/kvm/pkvm.c
+  const source = [
+    'static void __iomem *membase = (void __iomem *) KSEG1ADDR(BOOTROM_OFFSET);',
+    'static unsigned int *hyp_memblock_nr_ptr = &kvm_nvhe_sym(hyp_memblock_nr);',
+    'int &value(int index);',
+    'void __attribute__((noreturn)) die(const char *why);',
+  ].join('\n');
+  t.ok(setsAside(misread, source, { name: 'KSEG1ADDR', line: 1, kind: 'prototype' }), 'a call after a cast');
+  t.ok(setsAside(misread, source, { name: 'kvm_nvhe_sym', line: 2, kind: 'prototype' }), 'a call after = &');
+  t.notOk(setsAside(misread, source, { name: 'value', line: 3, kind: 'prototype' }), 'a C++ function returning a reference stays');
+  t.notOk(setsAside(misread, source, { name: 'die', line: 4, kind: 'prototype' }), 'a prototype after an attribute stays');
+});
+
+t.test('initialized-wrapper-as-prototype', async (t) => {
+  const misread = rule('initialized-wrapper-as-prototype');
+  // arch/s390/boot/startup.c
+  const source = [
+    'int __bootdata(is_full_image) = 1;',
+    '  virtual int size(T t) = 0;',
+    '  Foo(Foo other) = delete;',
+    'int f(x);',
+    '  virtual fn_ptr ReturnsFunctionPointer2(int) = 0;',
+  ].join('\n');
+  t.ok(setsAside(misread, source, { name: '__bootdata', line: 1, kind: 'prototype' }), 'a macro around an initialized variable');
+  t.notOk(setsAside(misread, source, { name: 'size', line: 2, kind: 'prototype' }), 'a pure virtual stays');
+  t.notOk(setsAside(misread, source, { name: 'Foo', line: 3, kind: 'prototype' }), 'a deleted constructor stays');
+  t.notOk(setsAside(misread, source, { name: 'f', line: 4, kind: 'prototype' }), 'a prototype stays');
+  t.notOk(setsAside(misread, source, { name: 'ReturnsFunctionPointer2', line: 5, kind: 'prototype' }), 'a pure virtual of a parameter named by its type alone stays (googletest)');
+});
+
+t.test('attribute-after-typedef-declarator', async (t) => {
+  const misread = rule('attribute-after-typedef-declarator');
+  // arch/powerpc/kexec/core_32.c
+  const source = [
+    'typedef void (*relocate_new_kernel_t)(',
+    '\t\t\t\tunsigned long indirection_page,',
+    '\t\t\t\tunsigned long start_address) __noreturn;',
+    'extern void f(int a,',
+    '\t\tint b) __noreturn;',
+  ].join('\n');
+  t.ok(setsAside(misread, source, { name: '__noreturn', line: 3, kind: 'typedef' }), ') __noreturn; ending a function pointer typedef');
+  t.notOk(setsAside(misread, source, { name: '__noreturn', line: 5, kind: 'typedef' }), 'not after a prototype');
+});

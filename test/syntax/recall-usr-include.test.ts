@@ -41,12 +41,7 @@ const KNOWN_GAPS: Record<string, string> = {
   'node/cppgc/cross-thread-persistent.h': 'a class whose template head holds default template arguments of macro types',
   'nspr/plbase64.h': 'a prototype after PR_EXTERN(char *) whose name and parameter list each stand on a line of their own',
   'nspr/obsolete/probslet.h': 'prototypes of functions a macro of the same name shadows (#define PR_FD_ZERO ...)',
-  'python3.11/sysmodule.h': 'Py_GCC_ATTRIBUTE((format(printf, 1, 2))) after a prototype\'s parameter list',
-  'python3.11/bytesobject.h': 'Py_GCC_ATTRIBUTE((format(printf, 1, 0))) after a prototype\'s parameter list',
-  'X11/Xtrans/Xtranssock.c': 'functions whose name a macro builds (TRANS(SocketOpen)) that ctags names TRANS',
-  'X11/Xtrans/Xtranslcl.c': 'functions whose name a macro builds (TRANS(LocalOpen)) that ctags names TRANS',
   'uchar.h': 'a typedef of char16_t and char32_t, types of their own in C++',
-  'x86_64-linux-gnu/bits/siginfo-arch.h': '__attribute__ ((__aligned__ (4))) between the type and the name of a typedef',
 };
 
 t.setTimeout(600_000);

@@ -199,11 +199,11 @@ export function declarationHeadCuts(source: string): Range[] {
   };
 
   const endHead = (current: Frame, terminator: string): void => {
-    const [word, call] = current.head;
-    if (terminator === '}' && current.typeBody !== 'none' && current.head.length === 2 && isWord(word) && macroLike(word.text) && isGroup(call) && call.open === '(') {
-      // A macro call ending a type's body without a `;` (the MIPS `__BITFIELD_FIELD(unsigned int sign:1, __BITFIELD_FIELD(...,
-      // ;)))` that lays bit-fields out by endianness): the grammar has no member of that shape and loses the rest of the file.
-      cuts.push([word.start, call.end]);
+    if (terminator === '}' && current.typeBody !== 'none' && !current.enumBody && macroMembers(current.head)) {
+      // Macro calls or words ending a type's body without a `;` (the MIPS `__BITFIELD_FIELD(unsigned int sign:1, __BITFIELD_FIELD(...,
+      // ;)))` that lays bit-fields out by endianness, ACPICA's `ACPI_OBJECT_COMMON_HEADER ACPI_COMMON_NOTIFY_INFO};`): the members
+      // they stand for are the macros'; the grammar has no member of that shape and loses the rest of the file.
+      cuts.push([current.head[0].start, current.head[current.head.length - 1].end]);
     } else if (!current.conditional && !current.enumBody && current.head.length) analyzeHead(current.head, terminator, current.continuation, cuts, current.className);
     current.head = [];
     current.conditional = false;
@@ -357,6 +357,18 @@ const LEXING = { rawStrings: 'delimited' as const, directives: true };
 /** The words that make a function body worth reading (a local type can be declared in it), as bodies.ts keeps them. */
 const LOCAL_TYPE_WORDS = ['class', 'struct', 'union', 'enum'];
 
+/** Only macro words (`ACPI_OBJECT_COMMON_HEADER`, `__BITFIELD_FIELD`), each alone or called: no member a compiler reads before expanding them. */
+function macroMembers(head: Item[]): boolean {
+  if (!head.length) return false;
+  for (let k = 0; k < head.length; k++) {
+    const item = head[k];
+    if (isWord(item) && (EXPORT_MACRO.test(item.text) || (macroLike(item.text) && isGroup(head[k + 1])))) continue;
+    if (isGroup(item) && item.open === '(' && isWord(head[k - 1])) continue;
+    return false;
+  }
+  return true;
+}
+
 /** A head ending in a parameter list, without a type word: a function's (`int f(void) {`, `X::X() : a(1) {`). */
 function functionBody(head: Item[]): boolean {
   let paren = false;
@@ -372,10 +384,22 @@ function functionBody(head: Item[]): boolean {
   return paren && !initializerBrace(head);
 }
 
-/** The last character before `i` that is not white space ('' at the start). */
+/** The last character of code before `i`, white space and comments skipped ('' at the start). */
 function codeBefore(source: string, i: number): string {
   let j = i - 1;
-  while (j >= 0 && /\s/.test(source[j])) j--;
+  for (let guard = 0; guard < 256; guard++) {
+    while (j >= 0 && /\s/.test(source[j])) j--;
+    if (j > 0 && source[j] === '/' && source[j - 1] === '*') {
+      j = source.lastIndexOf('/*', j - 2) - 1;
+      continue;
+    }
+    const comment = j >= 0 ? source.indexOf('//', source.lastIndexOf('\n', j) + 1) : -1;
+    if (comment >= 0 && comment < j) {
+      j = comment - 1;
+      continue;
+    }
+    break;
+  }
   return j >= 0 ? source[j] : '';
 }
 
@@ -635,7 +659,10 @@ function readTag(items: Item[], from: number, cuts: Range[], terminator: string)
   }
   const after = items[i];
   // Defined here (`{`, `: Base`, `final`), or declared alone (`class GTEST_API_ Foo;`, the first word spelled as a macro).
-  const alone = !after && terminator === ';' && names.length === 2 && !isWord(items[0], 'typedef') && EXPORT_MACRO.test(names[0].unit.text) && !macroLike(names[1].unit.text);
+  // (`struct HAL_VERSION ver;`, `enum HAL_CHIP_TYPE ChipType;` are a variable or member of an upper-case type: only a class, or a
+  // word spelled as export macros are, is taken for one.)
+  const alone = !after && terminator === ';' && names.length === 2 && !isWord(items[0], 'typedef') && EXPORT_MACRO.test(names[0].unit.text) && !macroLike(names[1].unit.text)
+    && (keyword.text === 'class' || /_(API|EXPORT|EXPORTS|DLL|DLLEXPORT|VISIBLE|HIDDEN)_?$/.test(names[0].unit.text));
   const defines = keyword.text !== 'typename' && (isWord(after, 'final') || isPunct(after, ':') || (!after && terminator === '{') || alone);
   const typeUnit = (end: number): Unit => ({ kind: 'tag', start: keyword.start, end, text: keyword.text, call: null });
   if (names.length === 0) {
@@ -825,7 +852,8 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
         else if (countsAsWord(next)) words++;
         else if (next.kind === 'declarator-group' && next.call?.items.some((item) => isPunct(item, '*') || isPunct(item, '^') || isPunct(item, '&'))) words++;
         // A call a name follows stands for the type (`Py_DEPRECATED(3.0) PyAPI_FUNC(int) f(void)`); else it is the declarator.
-        if (next.call && declaratorCall(next) && !units.slice(j + 1).some((later) => later.kind === 'word')) break;
+        // (An attribute call after the declarator, `f(const char *format, ...) Py_GCC_ATTRIBUTE((format(printf, 1, 2)))`, names nothing.)
+        if (next.call && declaratorCall(next) && !units.slice(j + 1).some((later) => later.kind === 'word' && !(later.call && !paramsLike(later.call)))) break;
       }
       // `~X() _NOTHROW _TXN_SAFE;`: a parameter list of its own followed by words only is the declarator.
       const ownList = paramsLike(unit.call) && !/^[A-Z0-9_]+$/.test(unit.text);
@@ -846,6 +874,15 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
     cut(unit);
     return false;
   });
+  // An attribute between a typedef's type and its name (`typedef __u8 __attribute__((__may_alias__)) __u8_alias_t;`): the
+  // grammar takes one there in a declaration, not in a typedef.
+  if (units[0]?.kind === 'specifier' && units[0].text === 'typedef') {
+    units = units.filter((unit, index) => {
+      if (unit.kind !== 'attribute' || !unit.call || index === 0 || units[index + 1]?.kind !== 'word') return true;
+      cut(unit);
+      return false;
+    });
+  }
   // An attribute between a variable's declarator and its initializer (`static int bugs[] __attribute__((unused)) = {`):
   // neither grammar takes one there, and C's loses the initializer's braces as a block that runs to the end of the file.
   if (terminator === '=') {

@@ -196,6 +196,19 @@ export const RULES: readonly MacroRule[] = [
     },
   },
   {
+    name: 'comment-past-directive',
+    why: 'A block comment that starts on a directive line and ends on a later one (`#define CPM_MAP_SIZE (0x40000) /* 256k - the PQ3 reserve` / '
+      + '`of space ... */`) is white space to the compiler, the directive ending at its line; the grammar ends the directive at the line break '
+      + 'and reads the rest of the comment as code.',
+    pattern: /^[ \t]*#[^\n]*?\/\*(?![^\n]*\*\/)/gm,
+    needs: ['/*'],
+    blank(match, source) {
+      const open = match.index + match[0].length - 2;
+      const close = source.indexOf('*/', open + 2);
+      return close > 0 && !/\\\r?$/.test(source.slice(match.index, source.indexOf('\n', match.index))) ? [[open, close + 2]] : [];
+    },
+  },
+  {
     name: 'export-word',
     why: 'Export/visibility macros written before a return type or class name (`GTEST_API_ int f();`, `FOO_EXPORT`, `BAR_DLL`) read as a type.',
     pattern: /\b[A-Z][A-Z0-9_]*_(?:API|EXPORT|EXPORTS|DLL|DLLEXPORT)_?\b/g,

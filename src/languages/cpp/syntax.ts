@@ -135,7 +135,10 @@ function functionDefinition(node: Node, scope: Scope, ctx: ExtractContext): Draf
   draft.headEnd = childOfType(node, 'field_initializer_list')?.startIndex ?? body?.startIndex ?? node.endIndex;
   draft.definition = scope.defining;
   draft.members = localTypes(body, ctx);
-  return [draft];
+  // A type defined in the return type (`static struct mock_fence { ... } *to_mock_fence(struct dma_fence *f) {`) is the file's too.
+  const type = node.childForFieldName('type');
+  const spec = type && TYPE_SPECIFIERS[type.type] && type.childForFieldName('body') ? typeSpecifier(type, ctx, false) : undefined;
+  return spec ? [spec, draft] : [draft];
 }
 
 function declaration(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
