@@ -6,7 +6,7 @@
  * bit-fields a macro lays out without a `;` before the body's end, GCC's `__volatile__` and `__const`, an `#if`
  * over two lines inside the first branch of an `#ifdef`, a struct defined in a function's return type, an attribute in
  * a typedef, macro words for members, members of upper-case enum and struct types, member macros after comments, and a
- * comment from a #define's line onto the next. Read as C (a .c file) and as C++ (a .h file in a C++ tree).
+ * comment from a #define's line onto the next, and designated initializers among a macro call's arguments. Read as C (a .c file) and as C++ (a .h file in a C++ tree).
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
@@ -42,6 +42,7 @@ for (const language of ['c', 'cpp'] as const) {
     t.ok(has('field', 'ChipType') && has('field', 'CUTVersion'), 'enum HAL_CHIP_TYPE ChipType; and struct HAL_CUT CUTVersion; are fields');
     t.ok(has('field', 'pdev') && has('field', 'serial_format'), 'fields around member macros after comments');
     t.ok(has('macro', 'CPM_MAP_SIZE') && has('function', 'cpm2_reset'), 'a #define whose comment goes on over lines, and the function after');
+    t.ok(has('constant', 'gen7_common_cmds') && has('struct', 'drm_i915_reg_descriptor') && has('field', 'addr'), 'designated initializers among a macro call\'s arguments, and the struct after');
     t.ok(has('function', 'last_function'), 'the last function of the file');
     for (const macro of ['__attribute__', 'DECLARE_TLV_DB_RANGE', 'AMBA_APB_DEVICE', 'TLV_DB_SCALE_ITEM', '__BITFIELD_FIELD', '__u32', '__volatile__']) {
       t.notOk(symbols.some((s) => s.name === macro), `no symbol named ${macro}`);

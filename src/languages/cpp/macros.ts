@@ -10,7 +10,7 @@
  * counts for nothing. What the rules leave, heads.ts reads declaration by declaration: a word or call that
  * no place in a declaration fits (`void __init f(void)`, `int size __aligned(8);`) is blanked by shape.
  */
-import { directiveEnd, lexSpans, literalAt, mayStartLiteral, type CLexOptions } from '../../syntax/c-lexer.js';
+import { directiveEnd, lexSpans, literalAt, matchingBrace, mayStartLiteral, type CLexOptions } from '../../syntax/c-lexer.js';
 import { declarationHeadCuts } from './heads.js';
 
 type Range = [number, number];
@@ -57,8 +57,9 @@ export const RULES: readonly MacroRule[] = [
   },
   {
     name: 'standalone-call',
-    why: 'An upper-case macro call alone on its line (`GENERATED_BODY()`, `DEPRECATED(4.2, "...")`, `GTEST_DISALLOW_ASSIGN_(X);`) declares nothing tree-sitter could use and, without a `;`, joins the next declaration.',
-    pattern: /^[ \t]*_?[A-Z][A-Z0-9_]+[ \t]*\(/gm,
+    why: 'An upper-case macro call alone on its line (`GENERATED_BODY()`, `DEPRECATED(4.2, "...")`, `GTEST_DISALLOW_ASSIGN_(X);`, '
+      + 'gmpxx.h\'s `__GMP_DECLARE_COMPOUND_OPERATOR(operator+=)`) declares nothing tree-sitter could use and, without a `;`, joins the next declaration.',
+    pattern: /^[ \t]*_*[A-Z][A-Z0-9_]+[ \t]*\(/gm,
     blank(match, source) {
       const open = match.index + match[0].length - 1;
       const close = matchingParen(source, open);
@@ -209,6 +210,27 @@ export const RULES: readonly MacroRule[] = [
     },
   },
   {
+    name: 'designator-in-arguments',
+    why: 'A designated initializer among a macro call\'s arguments (`CMD(MI_STORE_DWORD_IMM, SMI, !F, 0x3F, B, .bits = {{ .offset = 0 }}, )` in '
+      + 'drivers/gpu/drm/i915/i915_cmd_parser.c) is no expression the grammar takes in an argument list: it loses the rest of the file. '
+      + 'The designator and its value go.',
+    pattern: /[(,]\s*(\.\s*[A-Za-z_]\w*\s*=)(?!=)/g,
+    needs: ['.'],
+    blank(match, source) {
+      const start = match.index + match[0].length - match[1].length;
+      let i = start + match[1].length;
+      while (i < source.length && /\s/.test(source[i])) i++;
+      // A braced value (the cheap test first: designators in initializers are many), in an argument list.
+      if (source[i] !== '{' || innermostOpen(source, match.index) !== '(') return [];
+      const close = matchingBrace(source, i, LEXING, i + MAX_ARGUMENTS);
+      if (close < 0) return [];
+      // The comma after it too: two designators in a row leave no empty argument between them.
+      let end = close + 1;
+      while (end < source.length && /\s/.test(source[end])) end++;
+      return [[start, source[end] === ',' ? end + 1 : close + 1]];
+    },
+  },
+  {
     name: 'export-word',
     why: 'Export/visibility macros written before a return type or class name (`GTEST_API_ int f();`, `FOO_EXPORT`, `BAR_DLL`) read as a type.',
     pattern: /\b[A-Z][A-Z0-9_]*_(?:API|EXPORT|EXPORTS|DLL|DLLEXPORT)_?\b/g,
@@ -252,6 +274,22 @@ function blankRanges(source: string, cuts: Array<[number, number]>): string {
   }
   parts.push(source.slice(at));
   return parts.join('');
+}
+
+/** The innermost bracket still open at `index` (`(`, `[` or `{`), read backwards over a thousand characters at most; '' when none is (or a `;` comes first). */
+function innermostOpen(source: string, index: number): string {
+  let depth = 0;
+  for (let i = index; i >= 0 && i > index - 1024; i--) {
+    const c = source[i];
+    if (c === ')' || c === ']' || c === '}') depth++;
+    else if (c === '(' || c === '[' || c === '{') {
+      if (depth === 0) return c;
+      depth--;
+    } else if (c === ';') {
+      return '';
+    }
+  }
+  return '';
 }
 
 /** Index of the `)` closing the `(` at `open`, skipping literals and comments; -1 when none is near (or, unless `statements`, a `;`, `{` or `}` comes first). */
