@@ -53,6 +53,13 @@ export interface TierLookups<Source> {
   countAll(source: Source): { n: number; f: number } | Promise<{ n: number; f: number }>;
   /** Matches with this fwd, counting no further than `limit` (> 0). */
   countUpTo(source: Source, fwd: number, limit: number): number | Promise<number>;
+  /**
+   * Optional, for a backend where a tier's scan is dear (PostgreSQL's CamelCase tier reads a first hump's whole range of
+   * names): up to `limit` + 1 matches read in one scan, and of those `n`, `f` of them forward declarations. When `n` is at
+   * most `limit` these are the tier's counts; else it counts them again as countUpTo does, only if it needs them. Without
+   * it, a tier under the count's budget is scanned whole twice (its definitions, then its forward declarations).
+   */
+  countWithin?(source: Source, limit: number): Promise<{ n: number; f: number }>;
   /** Ids of matches with this fwd in ORDER_IN_TIER (rank, name by code point, file_id, nl, nc, id), `take` after `skip`. */
   pageIds(source: Source, fwd: number, take: number, skip: number): number[] | Promise<number[]>;
   /** The symbols of these row ids (absent ids are left out). */
@@ -166,8 +173,16 @@ export async function planSearch<Source>(spec: SearchSpec, lookups: TierLookups<
         fwd = read.f;
         main = read.n - read.f;
       } else {
-        main = await lookups.countUpTo(source, 0, budget);
-        fwd = budget - main > 0 ? await lookups.countUpTo(source, 1, budget - main) : 0;
+        // One scan of up to budget + 1 matches, where the backend has it: all of them when they are no more than the budget,
+        // or the budget of definitions and declarations when every one read is (what the two counts below would give).
+        const within = lookups.countWithin ? await lookups.countWithin(source, budget) : undefined;
+        if (within && (within.n <= budget || within.f === 0)) {
+          fwd = within.n <= budget ? within.f : 0;
+          main = within.n <= budget ? within.n - within.f : budget;
+        } else {
+          main = await lookups.countUpTo(source, 0, budget);
+          fwd = budget - main > 0 ? await lookups.countUpTo(source, 1, budget - main) : 0;
+        }
         if (main + fwd >= budget) capped = true;
       }
     }

@@ -242,6 +242,11 @@ export function postgresTierLookups(connection: Reads, workspaceId: () => number
       if (source.empty) return { n: 0, f: 0 };
       return (await connection.rows<{ n: number; f: number }>(`SELECT count(*) AS n, coalesce(sum(s.fwd), 0)::int AS f FROM ${source.from} WHERE ${source.where}`, bind(source)))[0];
     },
+    countWithin: async (source, limit) => {
+      if (source.empty) return { n: 0, f: 0 };
+      const rows = await connection.arrays<[number, number]>(`SELECT count(*), coalesce(sum(fwd), 0)::int FROM (SELECT s.fwd FROM ${source.from} WHERE ${source.where} LIMIT ${next(source)}::int) x`, bind(source, limit + 1));
+      return { n: rows[0][0], f: rows[0][1] };
+    },
     countUpTo: async (source, fwd, limit) => {
       if (source.empty) return 0;
       const rows = await connection.arrays<[number]>(`SELECT count(*) FROM (SELECT 1 FROM ${source.from} WHERE ${source.where} AND s.fwd = ${fwd} LIMIT ${next(source)}::int) x`, bind(source, limit));
