@@ -81,6 +81,19 @@ export async function serve(roots: Roots, cacheDir: string, extra: Record<string
   return { url, child, readyMs, spawnToReadyMs: performance.now() - started };
 }
 
+/**
+ * Waits until a served plumb is idle (under 2% of a core over a second: what it does after it says it is ready, such
+ * as checking the tree against its index, done), at most `maxMs`; how long it took.
+ */
+export async function settle(server: Served, maxMs = 120_000): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const cpu0 = processCpuMs(server.child.pid!);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    if (processCpuMs(server.child.pid!) - cpu0 <= 20 || performance.now() - started > maxMs) return performance.now() - started;
+  }
+}
+
 /** Stops a served plumb (its CPU no longer counts). */
 export async function stop(server: Served): Promise<void> {
   if (server.child.exitCode !== null) return;
