@@ -43,6 +43,7 @@ for (const language of ['c', 'cpp'] as const) {
     t.ok(has('field', 'pdev') && has('field', 'serial_format'), 'fields around member macros after comments');
     t.ok(has('macro', 'CPM_MAP_SIZE') && has('function', 'cpm2_reset'), 'a #define whose comment goes on over lines, and the function after');
     t.ok(has('constant', 'gen7_common_cmds') && has('struct', 'drm_i915_reg_descriptor') && has('field', 'addr'), 'designated initializers among a macro call\'s arguments, and the struct after');
+    t.ok(has('enum_member', 'IMX_RPROC_SCU_API'), 'an enumerator named like an export macro');
     t.ok(has('function', 'last_function'), 'the last function of the file');
     for (const macro of ['__attribute__', 'DECLARE_TLV_DB_RANGE', 'AMBA_APB_DEVICE', 'TLV_DB_SCALE_ITEM', '__BITFIELD_FIELD', '__u32', '__volatile__']) {
       t.notOk(symbols.some((s) => s.name === macro), `no symbol named ${macro}`);

@@ -315,7 +315,10 @@ export const CTAGS_MISREADS: readonly Misread[] = [
       const at = nameAt(line, tag.name);
       const prefix = at < 0 ? '' : codeOf(line.slice(0, at));
       if (at < 0 || (prefix && !/^((static|extern|inline|const|volatile|register|__inline|__inline__|thread_local|_Thread_local|__thread)\s+)+$/.test(`${prefix} `))) return false;
-      return [';', '{', '}', ':', ''].includes(codeEndAbove(lines, tag.line - 1));
+      const above = codeEndAbove(lines, tag.line - 1);
+      // After a macro call that ends its line without `;` (`module_init(f)` / `module_exit(g)`, `__iwl_fn(warn)` /
+      // `IWL_EXPORT_SYMBOL(__iwl_warn);`, `if (!pid)` / `access_mem(ptr);`), the name first on its line: a call too.
+      return [';', '{', '}', ':', ''].includes(above) || (above === ')' && !prefix);
     },
   },
   {
@@ -363,7 +366,7 @@ export const CTAGS_MISREADS: readonly Misread[] = [
       // A parameter list is empty, `void`, or holds a pointer or two words in a row; an attribute's arguments do not.
       const parameters = !args.trim() || /\.\.\.|\*|\b\w+\s+\w+\b|\b(void|int|char|short|long|unsigned|signed|float|double|bool|_Bool|struct|union|enum|const)\b/
         .test(args.replace(/sizeof\s*\([^)]*\)/g, 'x'));
-      return !parameters && (/\](\s+__\w+)*$/.test(before) || /\w\s*[*\s]\s*\w+$/.test(before));
+      return !parameters && (/\](\s+__\w+(\s*\([^()]*\))?)*$/.test(before) || /\w\s*[*\s]\s*\w+$/.test(before));
     },
   },
   {
@@ -410,9 +413,10 @@ export const CTAGS_MISREADS: readonly Misread[] = [
   },
   {
     name: 'attribute-as-typedef',
-    why: 'A typedef with an attribute macro call before its type (`typedef __printf(2, 3) void (*print_t)(...)`) is read as a typedef named after the macro.',
+    why: 'A typedef with an attribute macro call before its type (`typedef __printf(2, 3) void (*print_t)(...)`), or a macro that makes the whole '
+      + 'typedef (`typedef BPF_DECLARE_PERCPU(int, value);`, its name one of the arguments), is read as a typedef named after the macro.',
     matches: ({ tag, lines }) => tag.kind === 'typedef'
-      && new RegExp(`\\btypedef\\s+${escape(tag.name)}\\s*\\([^()]*\\)\\s*\\w`).test(lines[tag.line - 1] ?? ''),
+      && new RegExp(`\\btypedef\\s+${escape(tag.name)}\\s*\\([^()]*\\)\\s*[\\w;]`).test(lines[tag.line - 1] ?? ''),
   },
   {
     name: 'attribute-as-member',

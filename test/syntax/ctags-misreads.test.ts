@@ -167,3 +167,34 @@ t.test('attribute-after-typedef-declarator', async (t) => {
   t.ok(setsAside(misread, source, { name: '__noreturn', line: 3, kind: 'typedef' }), ') __noreturn; ending a function pointer typedef');
   t.notOk(setsAside(misread, source, { name: '__noreturn', line: 5, kind: 'typedef' }), 'not after a prototype');
 });
+
+t.test('untyped-call-as-function: after a macro call ending its line without a semicolon', async (t) => {
+  const misread = rule('untyped-call-as-function');
+  // fs/efs/super.c, drivers/net/wireless/intel/iwlwifi/iwl-debug.c, tools/testing/selftests/vm/migration.c
+  const source = [
+    'module_init(init_efs_fs)',
+    'module_exit(exit_efs_fs)',
+    '\t\tif (!pid)',
+    '\t\t\taccess_mem(ptr);',
+    'static int f(int a)',
+    'int g(void);',
+  ].join('\n');
+  t.ok(setsAside(misread, source, { name: 'module_exit', line: 2, kind: 'function' }), 'module_exit(g) after module_init(f)');
+  t.ok(setsAside(misread, source, { name: 'access_mem', line: 4, kind: 'prototype' }), 'a call as the body of an if');
+  t.notOk(setsAside(misread, source, { name: 'g', line: 6, kind: 'prototype' }), 'a prototype with its type stays');
+});
+
+t.test('attribute-as-typedef: a macro making the whole typedef', async (t) => {
+  const misread = rule('attribute-as-typedef');
+  // tools/testing/selftests/bpf/map_tests/htab_map_batch_ops.c
+  const source = ['\ttypedef BPF_DECLARE_PERCPU(int, value);', 'typedef int (*fn_t)(int);'].join('\n');
+  t.ok(setsAside(misread, source, { name: 'BPF_DECLARE_PERCPU', line: 1, kind: 'typedef' }));
+  t.notOk(setsAside(misread, source, { name: 'fn_t', line: 2, kind: 'typedef' }));
+});
+
+t.test('attribute-call-as-prototype: after an attribute call', async (t) => {
+  const misread = rule('attribute-call-as-prototype');
+  // arch/powerpc/mm/pgtable.c
+  const source = 'pgd_t swapper_pg_dir[MAX_PTRS_PER_PGD] __section(".bss..page_aligned") __aligned(PGD_ALIGN);';
+  t.ok(setsAside(misread, source, { name: '__aligned', line: 1, kind: 'prototype' }));
+});

@@ -237,7 +237,9 @@ export const RULES: readonly MacroRule[] = [
     blank(match, source) {
       // On a preprocessor line the word is the macro being defined or tested: keep it. Called (`FT_EXPORT( FT_Error )`),
       // it stands for a type, which heads.ts reads out of it.
-      if (isDirectiveLine(source, match.index) || nextCodeChar(source, match.index + match[0].length) === '(') return [];
+      // Followed by `,`, `=` or `}` it is an enumerator (`IMX_RPROC_SCU_API,`) or a variable's name, not an annotation.
+      const next = nextCodeChar(source, match.index + match[0].length);
+      if (isDirectiveLine(source, match.index) || next === '(' || next === ',' || next === '=' || next === '}') return [];
       return [[match.index, match.index + match[0].length]];
     },
   },
