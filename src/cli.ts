@@ -66,7 +66,9 @@ const INDEX_HELP = `Usage: plumb index [ROOT] [options]
 
 Builds the symbol index of the workspace at ROOT (default: the current directory), or brings
 it up to date: unchanged files are skipped. Shows progress on stderr, then prints files and
-symbols per language. 'plumb serve' uses the same index and keeps it fresh.
+symbols per language. 'plumb serve' uses the same index and keeps it fresh. A build the store
+cuts short (unreachable, past its deadline, an SQLite database locked by another process) starts
+again from what it committed, up to 5 times in all, saying so on stderr.
 
 Options:
   --config FILE       Config file (default ROOT/plumb.json when it exists): index.include,

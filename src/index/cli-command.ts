@@ -4,7 +4,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { cacheDirectory, type PlumbConfig } from '../config.js';
-import { SymbolIndex, type IndexProgress } from './symbol-index.js';
+import { isTransientStoreError, SymbolIndex, type BuildSummary, type IndexProgress } from './symbol-index.js';
 import type { LeftOut } from './store.js';
 
 export interface IndexCommandStreams {
@@ -13,6 +13,29 @@ export interface IndexCommandStreams {
 }
 
 const number = new Intl.NumberFormat('en-US');
+
+/**
+ * A build the store cut short (unreachable, past its deadline, an SQLite database locked by another process) is
+ * started again, from what it committed, up to this many times in all, RETRY_FIRST_MS apart and doubling: a
+ * kernel's cold build into a busy PostgreSQL need not start over by hand because one batch was slow.
+ */
+const BUILD_ATTEMPTS = 5;
+const RETRY_FIRST_MS = 1000;
+
+/** index.build(), started again after a store failure that may pass, saying so on `err`. */
+async function buildWithRetries(index: SymbolIndex, err: NodeJS.WritableStream): Promise<BuildSummary> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await index.build();
+    } catch (error) {
+      if (!isTransientStoreError(error) || attempt >= BUILD_ATTEMPTS) throw error;
+      const delay = RETRY_FIRST_MS * 2 ** (attempt - 1);
+      const message = error instanceof Error ? error.message : String(error);
+      err.write(`\nindex: the build stopped (${message}); trying again in ${delay / 1000} s from what it committed (attempt ${attempt + 1} of ${BUILD_ATTEMPTS})\n`);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
 
 /** Returns the process exit code: 0 when the index was built, 1 when files failed to parse. */
 export async function runIndexCommand(root: string, config: PlumbConfig, streams: IndexCommandStreams = { out: process.stdout, err: process.stderr }): Promise<number> {
@@ -28,7 +51,7 @@ export async function runIndexCommand(root: string, config: PlumbConfig, streams
   const bar = progressBar(streams.err);
   const stop = index.onProgress(bar.update);
   try {
-    const summary = await index.build();
+    const summary = await buildWithRetries(index, streams.err);
     bar.done();
     const languages = await index.reader.languageCounts();
     const store = await index.storeStatus();
