@@ -18,15 +18,18 @@ import { open } from 'node:fs/promises';
 /** Why a file's content was not read. */
 export type RefusalReason = 'outside_root' | 'not_found' | 'not_a_file' | 'too_large' | 'binary' | 'unreadable';
 
+/** A file not read, and why: `message` says what is wrong with it without naming it. */
+export type Refusal = { ok: false; reason: RefusalReason; message: string };
+
 export type FileAccess =
   | { ok: true; real: string; size: number; mtimeMs: number }
-  | { ok: false; reason: RefusalReason; message: string };
+  | Refusal;
 
 /** A file read: its text as written (UTF-8, a byte-order mark kept), and whether it looks binary. */
-export type FileRead = { ok: true; text: string; binary: boolean; real: string } | { ok: false; reason: RefusalReason; message: string };
+export type FileRead = { ok: true; text: string; binary: boolean; real: string } | Refusal;
 
 /** One file of FileReader.scan: the text when the file holds the needle, null when it does not. */
-export type FileScan = { ok: true; text: string | null; binary: boolean; real: string } | { ok: false; reason: RefusalReason; message: string };
+export type FileScan = { ok: true; text: string | null; binary: boolean; real: string } | Refusal;
 
 /** Files above this are not read for a snippet, a line of text or a server (generated code or data). */
 export const READ_BYTES_MAX = 16 * 1024 * 1024;
@@ -112,7 +115,8 @@ export class FileReader {
   /** The file's text, after the check; from memory while the file is unchanged. */
   async read(absolute: string, maxBytes = READ_BYTES_MAX): Promise<FileRead> {
     const found = this.lookup(absolute, maxBytes);
-    if (!found.ok || found.cached) return found.ok ? { ok: true, text: found.cached!.text, binary: found.cached!.binary, real: found.real } : found;
+    if (!found.ok) return found;
+    if (found.cached) return { ok: true, text: found.cached.text, binary: found.cached.binary, real: found.real };
     let handle;
     try {
       handle = await open(found.real, OPEN_FLAGS);
@@ -182,7 +186,7 @@ export class FileReader {
   }
 
   /** Before a read: the containment check, the size limit, and the text kept from an earlier read of the unchanged file. */
-  private lookup(absolute: string, maxBytes: number): { ok: true; real: string; cached?: Entry } | { ok: false; reason: RefusalReason; message: string } {
+  private lookup(absolute: string, maxBytes: number): { ok: true; real: string; cached?: Entry } | Refusal {
     const access = this.check(absolute);
     if (!access.ok) return access;
     if (access.size > maxBytes) return tooLarge(maxBytes);
@@ -210,7 +214,7 @@ export class FileReader {
   }
 
   /** The file's text (a byte-order mark dropped), or why it was not read (binary files included: a NUL in the first 8 KB). */
-  async textOrReason(absolute: string, maxBytes = READ_BYTES_MAX): Promise<{ ok: true; text: string } | { ok: false; reason: RefusalReason; message: string }> {
+  async textOrReason(absolute: string, maxBytes = READ_BYTES_MAX): Promise<{ ok: true; text: string } | Refusal> {
     const read = await this.read(absolute, maxBytes);
     if (!read.ok) return read;
     if (read.binary) return refuse('binary', 'looks binary (a NUL byte in its first 8 KB); not read');
@@ -237,23 +241,23 @@ export function looksBinary(bytes: Buffer): boolean {
 /** Opened by the real path the check found: a link put in its place since is not followed. */
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
-function cannotOpen(): { ok: false; reason: RefusalReason; message: string } {
+function cannotOpen(): Refusal {
   return refuse('unreadable', 'could not be opened (replaced by a link, or no permission); not read');
 }
 
 /** What the opened file turned out to be, when it may not be read after all. */
-function refuseOpened(stats: { isFile(): boolean; size: number }, maxBytes: number): { ok: false; reason: RefusalReason; message: string } | undefined {
+function refuseOpened(stats: { isFile(): boolean; size: number }, maxBytes: number): Refusal | undefined {
   if (!stats.isFile()) return refuse('not_a_file', 'is not a regular file; not read');
   if (stats.size > maxBytes) return tooLarge(maxBytes);
   return undefined;
 }
 
 /** `message` says what is wrong with the file without naming it: the caller names it as its answer does. */
-function refuse(reason: RefusalReason, message: string): { ok: false; reason: RefusalReason; message: string } {
+function refuse(reason: RefusalReason, message: string): Refusal {
   return { ok: false, reason, message };
 }
 
-function tooLarge(maxBytes: number): { ok: false; reason: RefusalReason; message: string } {
+function tooLarge(maxBytes: number): Refusal {
   return refuse('too_large', `is larger than ${formatMb(maxBytes)}; not read`);
 }
 

@@ -36,6 +36,11 @@ export class Workspace {
     return path.relative(this.root, absolute).split(path.sep).join('/');
   }
 
+  /** The absolute path of a path as the index stores it: root-relative for a workspace file, absolute for an extra root's (no check). */
+  absolute(stored: string): string {
+    return path.isAbsolute(stored) ? stored : path.join(this.root, stored);
+  }
+
   contains(absolute: string): boolean {
     return isInside(absolute, this.root);
   }

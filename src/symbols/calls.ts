@@ -470,7 +470,7 @@ class CallContext {
   }
 
   private absoluteOf(file: string): string {
-    return path.isAbsolute(file) ? file : path.join(this.services.workspace.root, file);
+    return this.services.workspace.absolute(file);
   }
 
   private textOf(file: string): Promise<string | undefined> {

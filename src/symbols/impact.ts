@@ -634,20 +634,18 @@ async function testFileMentions(services: Services, collector: Collector, symbol
 
 /** The text of each of `files` that holds `name` (not binary), to `each` in the index's order until `stop()` says enough. */
 async function mentioningFiles(services: Services, files: string[], name: string, each: (file: string, text: string) => Promise<void>, stop?: () => boolean): Promise<void> {
-  const absolute = (file: string): string => (path.isAbsolute(file) ? file : path.join(services.workspace.root, file));
-  await services.workspace.files.scan(files.map(absolute), name, READ_BYTES_MAX, (i, read) => {
+  await services.workspace.files.scan(files.map((file) => services.workspace.absolute(file)), name, READ_BYTES_MAX, (i, read) => {
     if (read.ok && !read.binary && read.text !== null) return each(files[i], stripBom(read.text));
   }, stop);
 }
 
 /** Identifiers named `name` in a file's text, each with its usage kind and line text. */
 async function mentionsIn(services: Services, file: string, name: string, text: string): Promise<Array<{ line: number; column: number; kind: string; text: string }>> {
-  const absolute = path.isAbsolute(file) ? file : path.join(services.workspace.root, file);
   const language = languageOfPath(file);
   if (!language) return [];
   const occurrences = scanOccurrences(language.syntax, text, name);
   if (occurrences.length === 0) return [];
-  const tree = await sharedTrees.get(services.workspace.files.stamp(absolute), language.syntax, () => text);
+  const tree = await sharedTrees.get(services.workspace.files.stamp(services.workspace.absolute(file)), language.syntax, () => text);
   const kinds = tree ? classifyPositions(tree, occurrences) : occurrences.map(() => 'other');
   const lines = text.split(/\r?\n/);
   return occurrences.map((occurrence, i) => ({ ...occurrence, kind: kinds[i], text: clip((lines[occurrence.line - 1] ?? '').trim()) }));

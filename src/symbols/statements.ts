@@ -260,16 +260,12 @@ async function unindexedInfo(services: Services, file: string): Promise<IndexedF
   };
 }
 
-function absoluteOf(services: Services, file: string): string {
-  return path.isAbsolute(file) ? file : path.join(services.workspace.root, file);
-}
-
 /** The texts of `infos` (null for a file not searched, which `skipped` names with why), through the workspace's file reader. */
 async function readTexts(services: Services, infos: IndexedFileInfo[], skipped: SkippedFiles): Promise<Array<string | null>> {
   const out: Array<string | null> = new Array(infos.length).fill(null);
   // Checked on every read, kept in memory or not: a file replaced by a link to outside the workspace is not read.
   await forEachLimit(infos, READ_CONCURRENCY, async (info, i) => {
-    const read = await services.workspace.files.read(absoluteOf(services, info.file), MAX_FILE_BYTES);
+    const read = await services.workspace.files.read(services.workspace.absolute(info.file), MAX_FILE_BYTES);
     if (!read.ok) {
       skipped.add(info.file, read.reason, read.reason === 'too_large' ? `is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB (generated code or data); not searched` : read.message);
     } else if (read.binary) {

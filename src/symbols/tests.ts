@@ -9,7 +9,6 @@ import { languageOfPath } from '../languages/index.js';
 import type { TestRules } from '../languages/types.js';
 import type { Services } from '../services.js';
 import { testBlocksAt } from '../syntax/test-blocks.js';
-import path from 'node:path';
 
 /** Something an answer reached: the symbol (when the index holds it), its file and where it depends on what it was reached from. */
 export interface Reached {
@@ -72,7 +71,7 @@ export async function testsAmong(services: Services, reached: readonly Reached[]
   for (const [file, sites] of blockSites) {
     const rules = testRulesOf(file)!;
     const language = languageOfPath(file);
-    const absolute = path.isAbsolute(file) ? file : path.join(services.workspace.root, file);
+    const absolute = services.workspace.absolute(file);
     const text = read++ < BLOCK_FILES_MAX ? await services.workspace.files.text(absolute) : undefined;
     const blocks = text === undefined ? undefined : await testBlocksAt(language?.syntax, text, sites, rules.blockCalls ?? []);
     sites.forEach((site, i) => {

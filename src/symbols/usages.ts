@@ -171,7 +171,6 @@ async function semantic(services: Services, conversation: ServerConversation, se
 
 /** Identifier tokens equal to the symbol's name in every indexed file of its language family. */
 async function syntactic(services: Services, symbol: StoredSymbol, userOnly: boolean, reason: string, signal?: AbortSignal): Promise<Found> {
-  const root = services.workspace.root;
   // Each file in the language the index read it in: a `.h` the index decided is C (header-language.ts) is read as C.
   const languages = new Map<string, LanguageId>();
   for (const info of await services.index.reader.indexedFileInfos(userOnly ? { userOnly } : {})) {
@@ -181,7 +180,7 @@ async function syntactic(services: Services, symbol: StoredSymbol, userOnly: boo
   const hits: Hit[] = [];
   // Files that could not be read (too large, a link leading out of the workspace) are said, not dropped silently.
   const unread: string[] = [];
-  const absolutes = files.map((stored) => (path.isAbsolute(stored) ? stored : path.join(root, stored)));
+  const absolutes = files.map((stored) => services.workspace.absolute(stored));
   // Up to the size the index parses (a kernel's 24 MB register header uses names too), as syntactic callers read.
   await services.workspace.files.scan(absolutes, symbol.name, MAX_PARSED_BYTES, (i, read) => {
     const stored = files[i];
