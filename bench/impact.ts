@@ -25,9 +25,9 @@ import { detectChanges } from '../src/symbols/changes.js';
 import { findImpact } from '../src/symbols/impact.js';
 import { corpusPath, linuxSource, missingReason } from '../test/corpora.js';
 import { googletestApp, percentile, time } from './googletest.js';
+import { option } from './measure.js';
 
 const argv = process.argv.slice(2);
-const option = (name: string): string | undefined => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const BENCH_CACHE = process.env.PLUMB_BENCH_CACHE ?? path.join(os.tmpdir(), 'plumb-bench');
 
 if (!argv.includes('--skip-googletest')) await googletest();

@@ -27,13 +27,8 @@ import { listMembers } from '../src/symbols/members.js';
 import { searchStatements } from '../src/symbols/statements.js';
 import { findUsages } from '../src/symbols/usages.js';
 import { corpusPath, linuxSource, requireCorpora } from '../test/corpora.js';
-import { markdownTable, percentile } from './measure.js';
+import { markdownTable, option, percentile } from './measure.js';
 
-const argv = process.argv.slice(2);
-const option = (name: string): string | undefined => {
-  const at = argv.indexOf(name);
-  return at >= 0 ? argv[at + 1] : undefined;
-};
 const BENCH_CACHE = process.env.PLUMB_BENCH_CACHE ?? path.join(os.tmpdir(), 'plumb-bench');
 const NAMES = Number(option('--names') ?? 100);
 const ROUNDS = Number(option('--rounds') ?? 1);

@@ -19,14 +19,9 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { BENCH_CACHE, kernelIndex, kernelNames, kernelRoot } from './kernel-names.js';
-import { markdownTable, percentile } from './measure.js';
+import { markdownTable, option, percentile } from './measure.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
-const argv = process.argv.slice(2);
-const option = (name: string): string | undefined => {
-  const at = argv.indexOf(name);
-  return at >= 0 ? argv[at + 1] : undefined;
-};
 const NAMES = Number(option('--names') ?? 300);
 const DURATION = Number(option('--duration') ?? 10);
 const CONNECTIONS = Number(option('--connections') ?? 16);

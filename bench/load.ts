@@ -12,14 +12,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { markdownTable } from './measure.js';
+import { markdownTable, option } from './measure.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const argv = process.argv.slice(2);
-const option = (name: string): string | undefined => {
-  const at = argv.indexOf(name);
-  return at >= 0 ? argv[at + 1] : undefined;
-};
 const root = argv[0];
 if (!root || root.startsWith('--')) {
   console.error('usage: npx tsx bench/load.ts ROOT [--cache DIR] [--extra ROOT...] [--outline FILE] [--connections N] [--duration S]');

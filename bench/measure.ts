@@ -5,6 +5,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** The p-th percentile of `values` (nearest rank, unrounded). */
+/** The value after a command-line option (`--names 300` → '300'), or undefined when the option is not given. */
+export function option(name: string): string | undefined {
+  const argv = process.argv.slice(2);
+  const at = argv.indexOf(name);
+  return at >= 0 ? argv[at + 1] : undefined;
+}
+
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];

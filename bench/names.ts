@@ -12,14 +12,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { markdownTable, percentile, processCpuMs } from './measure.js';
+import { markdownTable, option, percentile, processCpuMs } from './measure.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const argv = process.argv.slice(2);
-const option = (name: string): string | undefined => {
-  const at = argv.indexOf(name);
-  return at >= 0 ? argv[at + 1] : undefined;
-};
 const ROOT = argv.find((arg, i) => !arg.startsWith('--') && !argv[i - 1]?.startsWith('--')) ?? '/usr/lib/python3/dist-packages/sqlalchemy';
 const ROUNDS = Number(option('--rounds') ?? 300);
 const answersDir = option('--answers');

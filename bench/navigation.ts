@@ -14,13 +14,10 @@ import type { StoredSymbol } from '../src/index/store.js';
 import { findDeclaration } from '../src/symbols/declaration.js';
 import { listMembers } from '../src/symbols/members.js';
 import { findInheritors } from '../src/symbols/inheritors.js';
+import { option } from './measure.js';
 
 const argv = process.argv.slice(2);
 const root = argv.find((arg, i) => !arg.startsWith('--') && !argv[i - 1]?.startsWith('--'));
-const option = (name: string): string | undefined => {
-  const at = argv.indexOf(name);
-  return at >= 0 ? argv[at + 1] : undefined;
-};
 if (!root) {
   console.error('usage: npx tsx bench/navigation.ts ROOT [--names N] [--rounds N] [--cache DIR]');
   process.exit(2);

@@ -13,13 +13,10 @@ import { SqliteSymbolStore } from '../src/index/sqlite/store.js';
 import { PostgresSymbolStore } from '../src/index/postgres/store.js';
 import { compareStores, goldenSpec as spec, QUERIES, VARIANTS } from './golden-queries.js';
 import { COUNT_CAP } from '../src/index/store.js';
+import { option } from './measure.js';
 
 const argv = process.argv.slice(2);
 const file = argv[0];
-const option = (name: string): string | undefined => {
-  const at = argv.indexOf(name);
-  return at >= 0 ? argv[at + 1] : undefined;
-};
 const rounds = Number(option('--rounds') ?? 30);
 
 const store = SqliteSymbolStore.open({ file });

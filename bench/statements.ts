@@ -13,12 +13,9 @@ import { validateConfig } from '../src/config.js';
 import { createServices } from '../src/services.js';
 import { searchStatements } from '../src/symbols/statements.js';
 import type { StatementsQuery } from '../schemas/statements.js';
+import { option } from './measure.js';
 
 const argv = process.argv.slice(2);
-const option = (name: string): string | undefined => {
-  const at = argv.indexOf(name);
-  return at >= 0 ? argv[at + 1] : undefined;
-};
 const root = path.resolve(argv[0] ?? '.');
 const rounds = Number(option('--rounds') ?? 20);
 const child = option('--child');

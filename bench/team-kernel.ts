@@ -40,15 +40,10 @@ import { SqliteSymbolStore } from '../src/index/sqlite/store.js';
 import { startPostgres } from '../test/postgres.js';
 import { compareStores } from './golden-queries.js';
 import { BENCH_CACHE, kernelIndex, kernelIndexFile, kernelNames, kernelRoot } from './kernel-names.js';
-import { clusterCpuMs, markdownTable, percentile, postgresCpuMs } from './measure.js';
+import { clusterCpuMs, markdownTable, option, percentile, postgresCpuMs } from './measure.js';
 import { GENERIC, QUERIES } from './million.js';
 import { atCleanup, cleanup, coldBuild, differentAnswers, fmt, loadavg, rounds, sequential, serve, settle, stop, symbolsPath, type Roots, type Sequential } from './stores.js';
 
-const argv = process.argv.slice(2);
-const option = (name: string): string | undefined => {
-  const at = argv.indexOf(name);
-  return at >= 0 ? argv[at + 1] : undefined;
-};
 const NAMES = Number(option('--names') ?? 300);
 const ROUNDS = Number(option('--rounds') ?? 5);
 /** Generic names of any tree, and the kernel's own. */
