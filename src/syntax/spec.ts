@@ -5,7 +5,7 @@
 import type { FileImports } from './bases.js';
 import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../kinds.js';
-import type { ExtractedSymbol, Parameter } from './types.js';
+import type { ExtractedSymbol, LanguageId, Parameter } from './types.js';
 import type { ShortType } from './statements/types.js';
 
 /** One declaration as a language module sees it; the walker turns it into an ExtractedSymbol. */
@@ -128,6 +128,11 @@ export interface LanguageSpec {
   docSkipTypes?: ReadonlySet<string>;
   /** Rewrites the source before parsing, keeping every offset (blanking macros). */
   prepare?: (source: string) => string;
+  /**
+   * The symbols of a prepared source the language reads without parsing it, the same as the parse would give
+   * (C/C++ headers of nothing but preprocessor lines); undefined to parse it. `original` is the text as written.
+   */
+  readWithoutParse?: (prepared: string, original: string, language: LanguageId) => ExtractedSymbol[] | undefined;
   /** Declarations at `node`, or undefined when it declares nothing. */
   declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined;
   /** Nodes that declare nothing themselves but may hold declarations. */

@@ -8,6 +8,7 @@ import type { Parameter } from '../../syntax/types.js';
 import { childOfType, compact, named, nestedDeclarations, textWithout, type NestedSearch } from '../../syntax/common.js';
 import { blankBodies, type BodyRules } from '../../syntax/bodies.js';
 import { blankCppMacros } from './macros.js';
+import { definesOfDirectives } from './defines.js';
 import { BLOCK_COMMENT, DOUBLE_QUOTED, LINE_COMMENT, SINGLE_QUOTED } from '../../syntax/tokens.js';
 import { readCppImports } from './imports.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope, StatementTable, TextDeclaration } from '../../syntax/spec.js';
@@ -40,6 +41,8 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
     }
     case 'function_definition':
       return functionDefinition(node, scope, ctx);
+    case 'compound_statement':
+      return bodyAtFileScope(node, ctx);
     case 'friend_declaration': {
       // A friend defined in the class body is a free function; a friend declaration alone declares nothing new.
       const inner = named(node).find((child) => child.type === 'function_definition');
@@ -124,9 +127,35 @@ function typeSpecifier(node: Node, ctx: ExtractContext, standalone: boolean): Dr
   };
 }
 
+/**
+ * A body the grammar finds at file scope: after a macro call with a body (`TEST_F(mount_setattr, extensibility)` / `{`,
+ * read as a call missing its `;`), or after a K&R function's parameter declarations (`decode_06(ir,fpregs)` /
+ * `u_int ir;` / `{`). No symbol, but the types it defines are the file's, as in any function body: walked under
+ * the call's or the function's name.
+ */
+function bodyAtFileScope(node: Node, ctx: ExtractContext): Draft[] | undefined {
+  const members = localTypes(node, ctx);
+  if (!members.length) return undefined;
+  let before = node.previousNamedSibling;
+  // K&R parameter declarations (no function declarator in them) stand between the head and the body.
+  for (let guard = 0; before && guard < 32 && (before.type === 'comment' || (before.type === 'declaration' && !functionDeclarator(before.childForFieldName('declarator')))); guard++) before = before.previousNamedSibling;
+  let nameNode: Node | null = null;
+  if (before?.type === 'expression_statement' && before.firstNamedChild?.type === 'call_expression') nameNode = before.firstNamedChild.childForFieldName('function');
+  else if (before?.type === 'declaration') nameNode = functionDeclarator(before.childForFieldName('declarator'))?.childForFieldName('declarator') ?? null;
+  if (!nameNode || !/identifier$/.test(nameNode.type)) return undefined;
+  return [{ name: ctx.text(nameNode), kind: 'function', node, nameNode, scopeOnly: true, members }];
+}
+
 function functionDefinition(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
   const declarator = node.childForFieldName('declarator');
   const fn = functionDeclarator(declarator) ?? returnsFunctionPointer(declarator);
+  const type = node.childForFieldName('type');
+  // `TEST(ruleset_fd_transfer) {`: a macro with a body, read as a function of type TEST named in parentheses. No
+  // symbol (ctags' macro-call-as-function), but the types its body defines are the file's, under the macro's name.
+  if (!fn && declarator?.type === 'parenthesized_declarator' && type?.type === 'type_identifier') {
+    const members = localTypes(node.childForFieldName('body'), ctx);
+    return members.length ? [{ name: ctx.text(type), kind: 'function', node, nameNode: type, scopeOnly: true, members }] : undefined;
+  }
   if (!fn) return undefined;
   const draft = functionDraft(node, fn, declarator, scope, ctx);
   if (!draft) return undefined;
@@ -136,7 +165,6 @@ function functionDefinition(node: Node, scope: Scope, ctx: ExtractContext): Draf
   draft.definition = scope.defining;
   draft.members = localTypes(body, ctx);
   // A type defined in the return type (`static struct mock_fence { ... } *to_mock_fence(struct dma_fence *f) {`) is the file's too.
-  const type = node.childForFieldName('type');
   const spec = type && TYPE_SPECIFIERS[type.type] && type.childForFieldName('body') ? typeSpecifier(type, ctx, false) : undefined;
   return spec ? [spec, draft] : [draft];
 }
@@ -266,11 +294,24 @@ function typeDefinition(node: Node, ctx: ExtractContext): Draft[] | undefined {
   declarators.forEach((declarator, index) => {
     if (anonymousNamed && index === 0) return;
     // `typedef _Bool bool;`, `typedef unsigned long uintptr_t;`: names the grammar takes for primitive types.
-    const nameNode = declarator.type === 'primitive_type' ? declarator : declaratorName(declarator);
+    const nameNode = declarator.type === 'primitive_type' ? declarator : sizedFunctionTypeName(declarator) ?? declaratorName(declarator);
     if (!nameNode) return;
     drafts.push({ name: ctx.text(nameNode), kind: 'type_alias', node, nameNode, headEnd: node.endIndex });
   });
   return drafts.length ? drafts : undefined;
+}
+
+/**
+ * `typedef unsigned long (probes_check_cc)(unsigned long);`: C's grammar takes `long` for the declarator of a
+ * function `unsigned (long)(probes_check_cc)` and the parenthesized name for its one parameter's type; the name is that type.
+ */
+function sizedFunctionTypeName(declarator: Node): Node | null {
+  if (declarator.type !== 'function_declarator') return null;
+  const inner = declarator.childForFieldName('declarator');
+  if (inner?.type !== 'function_declarator' || inner.childForFieldName('declarator')?.type !== 'primitive_type') return null;
+  const parameters = named(inner.childForFieldName('parameters')).filter((child) => child.type !== 'comment');
+  const only = parameters.length === 1 && parameters[0].type === 'parameter_declaration' && !parameters[0].childForFieldName('declarator') ? parameters[0].childForFieldName('type') : null;
+  return only?.type === 'type_identifier' ? only : null;
 }
 
 function macro(node: Node, ctx: ExtractContext): Draft[] | undefined {
@@ -341,11 +382,11 @@ const LOCAL_TYPES = ['class_specifier', 'struct_specifier', 'union_specifier', '
 const LOCAL_DECLARATIONS = [...LOCAL_TYPES, 'type_definition', 'alias_declaration', 'preproc_def', 'preproc_function_def', 'declaration'];
 const LOCAL_SEARCH: NestedSearch = {
   types: LOCAL_DECLARATIONS,
-  scopes: new Set([...LOCAL_TYPES, 'function_definition', 'lambda_expression']),
+  scopes: new Set([...LOCAL_TYPES, 'function_definition']),
   words: ['class', 'struct', 'union', 'enum', 'typedef', 'using', 'define'],
 };
 
-/** Classes, type aliases and macros declared inside a function body (not inside another local class or lambda). */
+/** Classes, type aliases and macros declared inside a function body, a lambda's in it included (`enum _ReduceType` in pstl's algorithm_impl.h), not inside another local class. */
 function localTypes(body: Node | null, ctx: ExtractContext): Node[] {
   if (!body || body.type !== 'compound_statement') return [];
   return nestedDeclarations(ctx, body, LOCAL_SEARCH).filter((node) => {
@@ -590,9 +631,13 @@ export const CPP_BODIES: BodyRules = {
   typeWords: new Set(['class', 'struct', 'union', 'enum', 'namespace', 'extern', 'concept']),
   isBody: (head) => head.paren && !head.typeWord,
   memberInitializers: true,
-  keepWords: ['class', 'struct', 'union', 'enum', 'typedef'],
-  // A local alias (`using T = ...;`) keeps its body too (LOCAL_DECLARATIONS); a `#define` stays in a blanked body.
-  keepPattern: /\busing\s+[A-Za-z_]\w*\s*=/,
+  keepWords: [],
+  // A body is kept for what LOCAL_DECLARATIONS finds: a type defined there (`struct x {`, `union {`, `enum class E : int {`;
+  // not `struct foo *p`, `(struct foo *)x`, `sizeof(struct foo)`, `struct foo x = {`, `M(struct foo, "{1,}")` or `M(struct foo, 0, {...})`), a typedef
+  // starting a statement (not one in a comment), a local alias (`using T = ...;`). A body kept for a mere mention of
+  // `struct` was parsed for nothing, and its statement macros (`if (x) for_each_set_bit(i, m, n) { ... } else`,
+  // `CRITBEGIN`) cost the functions after it (sound/soc/intel/avs/skl.c). A `#define` stays in a blanked body.
+  keepPattern: /\b(?:class|struct|union|enum)\b[^;{}()="',:]*(?::[^;{}()="']*)?\{|(?:^|[;{}:])[ \t]*typedef\b|\busing\s+[A-Za-z_]\w*\s*=/m,
   keepDirective: /^#\s*define\b/,
   filler: 'x;',
 };
@@ -605,6 +650,7 @@ export const cpp: LanguageSpec = {
   readImports: readCppImports,
   commentTypes: new Set(['comment']),
   prepare: (source) => blankBodies(blankCppMacros(source), CPP_BODIES),
+  readWithoutParse: definesOfDirectives,
   declare,
   hidden: anonymousMembers,
   textDeclarations: macrosFromText,

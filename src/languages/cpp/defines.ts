@@ -1,0 +1,441 @@
+/**
+ * Headers of nothing but preprocessor lines, read without tree-sitter. Such a header's symbols are its `#define`s,
+ * and reading them from the lines gives what the tree gives (the same names, ranges, signatures, parameters and
+ * docs; test/syntax/c-directives.test.ts compares the two on real headers) for a fraction of the time: the kernel's
+ * 5,069 such headers are 425 MB, a third of its text, and hold 4M of its 7.2M symbols (register maps).
+ *
+ * The reader follows tree-sitter's C grammar where it matters: a `#define`'s node runs from its `#` to the line
+ * break ending it (after `\` continuations and block comments), its value starts at the first character that is
+ * not blank, a continuation or a comment, and a comment documents it when it stands alone on its line right above,
+ * at the same depth of conditionals. Comments are not hidden by quotes in a directive, as in the grammar. Anything it
+ * does not know for certain (a line of code, an unbalanced `#endif`, a `#include` of another form, a line break
+ * inside a comment after code, CRLF) makes it give the file back to the parser, whole.
+ */
+import type { ExtractedSymbol, LanguageId, Parameter } from '../../syntax/types.js';
+import { cleanComment, oneLine } from '../../syntax/extract.js';
+
+/** A comment standing where a doc could: its offsets (end before its line break), and whether only blanks precede it on its line. */
+interface Comment {
+  start: number;
+  end: number;
+  startsLine: boolean;
+}
+
+/** A conditional's depth: the comments since its last item that was not one (a doc is read from them). */
+interface Level {
+  comments: Comment[];
+}
+
+const DIRECTIVE = /[ \t]*#[ \t]*([A-Za-z0-9_]\w*)/y;
+const NAME = /[A-Za-z_]\w*/y;
+const BLANKS = /[ \t]*/y;
+/** Directives tree-sitter reads as a call (a name and an argument to the end of the line). */
+const CALLS = new Set(['undef', 'pragma', 'error', 'warning', 'line', 'ident', 'sccs', 'assert', 'unassert', 'include_next']);
+const OPENS = new Set(['if', 'ifdef', 'ifndef']);
+const BRANCHES = new Set(['elif', 'else', 'elifdef', 'elifndef']);
+/** Words tree-sitter's C and C++ grammars take as keywords: no parameter of a macro it reads as an identifier. */
+const KEYWORDS = new Set(('auto break case char const continue default do double else enum extern float for goto if inline int long register ' +
+  'restrict return short signed sizeof static struct switch typedef union unsigned void volatile while class namespace template typename ' +
+  'public private protected virtual operator new delete this throw try catch friend using bool true false nullptr constexpr decltype ' +
+  'noexcept static_assert explicit mutable thread_local alignas alignof co_await co_return co_yield concept requires final override').split(' '));
+
+class GiveUp extends Error {}
+
+const DEFINE_LINE = /^[ \t]*#[ \t]*define[ \t]+/gm;
+
+/**
+ * The `#define`s of a file as tree-sitter's extraction gives them, when the file holds only preprocessor lines,
+ * comments and blank lines; undefined otherwise (parse it). `source` is the text as prepared for the parser
+ * (LanguageSpec.prepare: blanked where the parser would be misled, offsets kept), `original` as written (docs).
+ */
+export function definesOfDirectives(source: string, original: string, language: LanguageId): ExtractedSymbol[] | undefined {
+  if (source.length !== original.length || source.includes('\r') || source.length === 0 || source.charCodeAt(source.length - 1) !== 10) return undefined;
+  try {
+    const symbols = new DirectiveReader(source, original, language).read();
+    // A `#define` line the preparation blanked is read from the text as written (macrosFromText): the parser's way.
+    let lines = 0;
+    for (DEFINE_LINE.lastIndex = 0; DEFINE_LINE.exec(original); ) lines++;
+    return lines === symbols.length ? symbols : undefined;
+  } catch (error) {
+    if (error instanceof GiveUp) return undefined;
+    throw error;
+  }
+}
+
+class DirectiveReader {
+  private at = 0;
+  private line = 1;
+  private readonly levels: Level[] = [{ comments: [] }];
+  private readonly symbols: ExtractedSymbol[] = [];
+
+  constructor(private readonly source: string, private readonly original: string, private readonly language: LanguageId) {}
+
+  read(): ExtractedSymbol[] {
+    const source = this.source;
+    while (this.at < source.length) {
+      const lineStart = this.at;
+      const first = this.skip(/[ \t]*/y);
+      const ch = source[first];
+      if (ch === '\n') {
+        this.nextLine(first);
+      } else if (ch === '#') {
+        this.directive(lineStart);
+      } else if (ch === '/' && (source[first + 1] === '*' || source[first + 1] === '/')) {
+        this.commentLines(first);
+      } else {
+        throw new GiveUp();
+      }
+    }
+    if (this.levels.length !== 1) throw new GiveUp();
+    return this.symbols;
+  }
+
+  private get level(): Level {
+    return this.levels[this.levels.length - 1];
+  }
+
+  /** Comments from `from` (at a comment's start, alone on its line so far) to the end of their line. */
+  private commentLines(from: number): void {
+    let at = from;
+    let startsLine = true;
+    for (;;) {
+      const end = this.comment(at);
+      this.level.comments.push({ start: at, end, startsLine });
+      startsLine = false;
+      at = this.skipFrom(end, BLANKS);
+      if (this.source[at] === '\n') {
+        this.nextLine(at);
+        return;
+      }
+      if (this.source[at] !== '/' || (this.source[at + 1] !== '*' && this.source[at + 1] !== '/')) throw new GiveUp();
+    }
+  }
+
+  /** A comment at `at`: where it ends (a line comment before its line break), counting the lines it crosses. */
+  private comment(at: number): number {
+    const source = this.source;
+    if (source[at + 1] === '/') {
+      const end = source.indexOf('\n', at);
+      // `// ... \` continues onto the next line in the grammar.
+      if (source[end - 1] === '\\') throw new GiveUp();
+      return end;
+    }
+    const close = source.indexOf('*/', at + 2);
+    if (close < 0) throw new GiveUp();
+    this.countLines(at, close);
+    return close + 2;
+  }
+
+  private directive(lineStart: number): void {
+    const source = this.source;
+    DIRECTIVE.lastIndex = lineStart;
+    const match = DIRECTIVE.exec(source);
+    if (!match) throw new GiveUp();
+    const hash = source.indexOf('#', lineStart);
+    const word = match[1];
+    const after = DIRECTIVE.lastIndex;
+    if (word === 'define') {
+      this.define(hash, after);
+      return;
+    }
+    if (OPENS.has(word)) {
+      if (word !== 'if') this.identifierTail(after);
+      else this.argument(after, true);
+      this.level.comments = [];
+      this.levels.push({ comments: [] });
+      return;
+    }
+    if (BRANCHES.has(word)) {
+      if (this.levels.length === 1) throw new GiveUp();
+      if (word === 'else') this.emptyTail(after);
+      else if (word === 'elif') this.argument(after, true);
+      else this.identifierTail(after);
+      this.level.comments = [];
+      return;
+    }
+    if (word === 'endif') {
+      if (this.levels.length === 1) throw new GiveUp();
+      this.emptyTail(after);
+      this.levels.pop();
+      this.level.comments = [];
+      return;
+    }
+    if (word === 'include') {
+      this.includeTail(after);
+      this.level.comments = [];
+      return;
+    }
+    if (!CALLS.has(word)) throw new GiveUp();
+    this.argument(after, false);
+    this.level.comments = [];
+  }
+
+  /** `#define NAME`, `#define NAME value`, `#define NAME(a, b, ...) value`. */
+  private define(hash: number, after: number): void {
+    const source = this.source;
+    const startLine = this.line;
+    if (source[after] !== ' ' && source[after] !== '\t') throw new GiveUp();
+    const nameStart = this.skipFrom(after, BLANKS);
+    NAME.lastIndex = nameStart;
+    if (!NAME.exec(source)) throw new GiveUp();
+    const nameEnd = NAME.lastIndex;
+    const name = source.slice(nameStart, nameEnd);
+    let headEnd = nameEnd;
+    const parameters: Parameter[] = [];
+    let at = nameEnd;
+    if (source[at] === '(') {
+      at = this.parameters(at + 1, parameters);
+      headEnd = at;
+    } else if (source[at] !== ' ' && source[at] !== '\t' && source[at] !== '\n' && source[at] !== '/') {
+      throw new GiveUp();
+    }
+    // The value starts at the first character that is not a blank, a continuation or a comment.
+    const value = this.valueStart(at);
+    if (value !== undefined) {
+      if (source[nameEnd] !== '(') headEnd = value;
+      this.toLineEnd(value, true);
+    }
+    const end = { line: this.line, column: 1 };
+    const doc = this.docAbove(hash);
+    this.level.comments = [];
+    const column = hash - source.lastIndexOf('\n', hash - 1);
+    const nameColumn = nameStart - source.lastIndexOf('\n', nameStart - 1);
+    this.symbols.push({
+      name,
+      kind: 'macro',
+      containers: [],
+      qualifiedName: name,
+      containingType: null,
+      range: { start: { line: startLine, column }, end },
+      selectionRange: { start: { line: startLine, column: nameColumn }, end: { line: startLine, column: nameColumn + name.length } },
+      signature: oneLine(source.slice(hash, headEnd)),
+      parameters,
+      returnType: null,
+      doc,
+      definition: true,
+      forwardDeclaration: false,
+      bases: [],
+      language: this.language,
+    });
+  }
+
+  /** The parameter list after `(`: identifiers and `...`, separated by commas; where it ends (after `)`). */
+  private parameters(from: number, out: Parameter[]): number {
+    const source = this.source;
+    let at = from;
+    let items = 0;
+    let expecting = true;
+    for (;;) {
+      at = this.blanksAndContinuations(at);
+      const ch = source[at];
+      if (ch === ')' && (!expecting || items === 0)) return at + 1;
+      if (expecting) {
+        if (source.startsWith('...', at)) {
+          at += 3;
+        } else {
+          NAME.lastIndex = at;
+          if (!NAME.exec(source)) throw new GiveUp();
+          const name = source.slice(at, NAME.lastIndex);
+          if (KEYWORDS.has(name)) throw new GiveUp();
+          out.push({ name, type: '' });
+          at = NAME.lastIndex;
+        }
+        items++;
+        expecting = false;
+      } else if (ch === ',') {
+        at++;
+        expecting = true;
+      } else {
+        throw new GiveUp();
+      }
+    }
+  }
+
+  /** Blanks and `\` line continuations from `at`; where they end (never past an unescaped line break). */
+  private blanksAndContinuations(from: number): number {
+    let at = from;
+    for (;;) {
+      at = this.skipFrom(at, BLANKS);
+      if (this.source[at] === '\\' && this.source[at + 1] === '\n') {
+        at += 2;
+        this.line++;
+        continue;
+      }
+      return at;
+    }
+  }
+
+  /**
+   * After a define's name or parameters: where its value starts, or undefined when none follows (the directive's
+   * line break is then consumed). Comments before the value are skipped, as tree-sitter skips them. Blanks ending
+   * a line without a value make the grammar read on into the next line: such a file goes to the parser.
+   */
+  private valueStart(from: number): number | undefined {
+    const source = this.source;
+    let at = from;
+    for (;;) {
+      at = this.blanksAndContinuations(at);
+      const ch = source[at];
+      if (ch === '\n') {
+        if (isBlank(source[at - 1])) throw new GiveUp();
+        this.nextLine(at);
+        return undefined;
+      }
+      if (ch === '/' && source[at + 1] === '*') {
+        at = this.comment(at);
+        continue;
+      }
+      if (ch === '/' && source[at + 1] === '/') {
+        this.comment(at);
+        at = source.indexOf('\n', at);
+        continue;
+      }
+      return at;
+    }
+  }
+
+  /**
+   * From inside a directive to past the line break ending it: `\` continues it onto the next line, a block comment
+   * may cross lines, and after such a comment only blanks and comments may follow on its last line. In an `argument`
+   * (a define's value, a `#pragma`'s text: the grammar's preproc_arg) `//` is text of the argument, elsewhere a comment.
+   */
+  private toLineEnd(from: number, argument: boolean): void {
+    const source = this.source;
+    let at = from;
+    /** Where the last comment ended: a `/` just before is the comment's. */
+    let commentEnd = -1;
+    /** A line comment was part of the argument. */
+    let lineComment = false;
+    for (;;) {
+      const ch = source[at];
+      if (ch === '\n') {
+        const before = source[at - 1];
+        if (before === '\\') {
+          this.line++;
+          at++;
+          continue;
+        }
+        // `/` before the break: the grammar's argument takes `/` and the break together and runs on.
+        if (before === '/' && at !== commentEnd) throw new GiveUp();
+        if (isBlank(before)) {
+          let last = at - 1;
+          while (isBlank(source[last])) last--;
+          // `\` before trailing blanks: a continuation to the preprocessor, not to the grammar.
+          if (source[last] === '\\') throw new GiveUp();
+          // After an argument's block comment, the grammar ends the node at the comment or runs on over the lines
+          // after, depending on what follows; after a line comment in it, at the line's end.
+          if (argument && (last + 1 === commentEnd || lineComment)) throw new GiveUp();
+        }
+        this.nextLine(at);
+        return;
+      }
+      if (ch === '/' && source[at + 1] === '*') {
+        const end = this.comment(at);
+        commentEnd = end;
+        const rest = this.skipFrom(end, BLANKS);
+        if (source[rest] !== '\n' && !(source[rest] === '/' && source[rest + 1] === '*' && !argument)) throw new GiveUp();
+        at = rest;
+        continue;
+      }
+      if (ch === '/' && source[at + 1] === '/') {
+        const end = source.indexOf('\n', at);
+        // A line comment ending in `\` runs on; let the parser have such a file.
+        if (source[end - 1] === '\\') throw new GiveUp();
+        if (argument) lineComment = true;
+        else commentEnd = end;
+        at = end;
+        continue;
+      }
+      at++;
+    }
+  }
+
+  /** A directive's argument to its end (`#if`'s condition, `#pragma`'s text); a condition must not be empty. */
+  private argument(from: number, required: boolean): void {
+    const at = this.blanksAndContinuations(from);
+    if (this.source[at] === '\n' && required) throw new GiveUp();
+    this.toLineEnd(at, !required);
+  }
+
+  /** `#ifdef NAME`, `#elifdef NAME`: one name, then nothing but blanks or a comment. */
+  private identifierTail(from: number): void {
+    const at = this.blanksAndContinuations(from);
+    if (at === from) throw new GiveUp();
+    NAME.lastIndex = at;
+    if (!NAME.exec(this.source)) throw new GiveUp();
+    this.emptyTail(NAME.lastIndex);
+  }
+
+  /** Nothing but blanks and comments to the end of the directive. */
+  private emptyTail(from: number): void {
+    const source = this.source;
+    const at = this.blanksAndContinuations(from);
+    if (source[at] === '\n') {
+      this.nextLine(at);
+      return;
+    }
+    if (source[at] === '/' && (source[at + 1] === '/' || source[at + 1] === '*')) {
+      this.toLineEnd(at, false);
+      return;
+    }
+    throw new GiveUp();
+  }
+
+  /** `#include <path>` or `#include "path"`, then nothing but blanks and comments. */
+  private includeTail(from: number): void {
+    const source = this.source;
+    const at = this.skipFrom(from, BLANKS);
+    const close = source[at] === '<' ? '>' : source[at] === '"' ? '"' : undefined;
+    if (!close || at === from) throw new GiveUp();
+    const end = source.indexOf(close, at + 1);
+    const lineEnd = source.indexOf('\n', at);
+    if (end < 0 || end > lineEnd || /[\\"<>]/.test(source.slice(at + 1, end))) throw new GiveUp();
+    this.emptyTail(end + 1);
+  }
+
+  /** The comments right above a directive starting at `hash` that document it: tree-sitter's docAbove, in lines. */
+  private docAbove(hash: number): string | null {
+    const comments = this.level.comments;
+    const parts: string[] = [];
+    let below = hash;
+    for (let i = comments.length - 1; i >= 0; i--) {
+      const comment = comments[i];
+      if (!comment.startsLine || !noBlankLine(this.original, comment.end, below)) break;
+      parts.unshift(this.original.slice(comment.start, comment.end));
+      below = comment.start;
+    }
+    if (parts.length === 0) return null;
+    return parts.map(cleanComment).join('\n').trim() || null;
+  }
+
+  private skip(pattern: RegExp): number {
+    return this.skipFrom(this.at, pattern);
+  }
+
+  private skipFrom(at: number, pattern: RegExp): number {
+    pattern.lastIndex = at;
+    pattern.exec(this.source);
+    return pattern.lastIndex;
+  }
+
+  /** Past the line break at `at`. */
+  private nextLine(at: number): void {
+    this.at = at + 1;
+    this.line++;
+  }
+
+  private countLines(from: number, to: number): void {
+    for (let i = this.source.indexOf('\n', from); i >= 0 && i < to; i = this.source.indexOf('\n', i + 1)) this.line++;
+  }
+}
+
+function isBlank(ch: string | undefined): boolean {
+  return ch === ' ' || ch === '\t';
+}
+
+/** No blank line between two offsets (extract.ts' `adjacent`). */
+function noBlankLine(text: string, from: number, to: number): boolean {
+  const lines = text.slice(from, to).split('\n');
+  for (let i = 1; i < lines.length - 1; i++) if (!lines[i].trim()) return false;
+  return true;
+}
