@@ -1,5 +1,5 @@
 /**
- * tsx bench/kernel-search.ts [--root DIR] [--cache DIR] [--names N] [--duration S] [--connections N]: searches on the
+ * tsx bench/kernel-search.ts [--root DIR] [--cache DIR] [--names N] [--duration S] [--connections N] [--answers FILE]: searches on the
  * whole Linux tree's index (issue 22), through a listening service in its own process (bench/serve.ts):
  *   - /symbols for names never asked before (no answer cache can help), one at a time: the server's own time
  *     (elapsedMs) p50/p99, for rare names (at most 3 symbols of that name, forward declarations aside) and common
@@ -8,23 +8,34 @@
  *     first N names;
  *   - 16 clients asking never-repeated names (autocannon), rare and common: req/s, latency, errors, and /health's
  *     latency asked meanwhile once every 20 ms (how long a search holds up a cheap request).
+ * It prints a digest of the answers it was given one at a time (elapsedMs aside): the same digest before and after
+ * a change of the search code says the answers did not change.
  * The other operations on the kernel (declaration, members, inheritors, hierarchy, statements, usages' fallback)
  * are timed by bench/kernel-ops.ts on the same index. The index is built once into --cache (default $PLUMB_BENCH_CACHE/kernel-index) with `plumb index`'s code when
  * it is not there; the tree is Debian's linux-source-6.1 (`apt-get install linux-source-6.1`), extracted as
  * bench/kernel.ts does. Without it: skipped, saying so.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { BENCH_CACHE, kernelIndex, kernelNames, kernelRoot } from './kernel-names.js';
 import { markdownTable, option, percentile } from './measure.js';
 
+if (process.argv.includes('--help')) {
+  console.log('tsx bench/kernel-search.ts [--root DIR] [--cache DIR] [--names N] [--duration S] [--connections N] [--answers FILE]: /symbols on the kernel\'s index (see the comment at the top of this file)');
+  process.exit(0);
+}
+
 const REPO = path.resolve(import.meta.dirname, '..');
 const NAMES = Number(option('--names') ?? 300);
 const DURATION = Number(option('--duration') ?? 10);
 const CONNECTIONS = Number(option('--connections') ?? 16);
+/** --answers FILE: the answers given one at a time written there too (to compare two runs whose digests differ). */
+const ANSWERS = option('--answers');
+if (ANSWERS) writeFileSync(ANSWERS, '');
 
 const tree = kernelRoot(option('--root'));
 if ('skipped' in tree) {
@@ -77,6 +88,10 @@ function readIntoPageCache(): void {
   spawnSync('sh', ['-c', `cat '${file}' > /dev/null`]);
 }
 
+/** The /symbols answers given one at a time, their elapsedMs aside, in the order asked. */
+const answers = createHash('sha256');
+let answered = 0;
+
 /** One request at a time: the server's time (elapsedMs) and the client's, per request. */
 async function sequential(paths: string[]): Promise<{ server: number[]; client: number[] }> {
   const server_: number[] = [];
@@ -88,6 +103,11 @@ async function sequential(paths: string[]): Promise<{ server: number[]; client: 
     client.push(performance.now() - t0);
     if (response.status !== 200) throw new Error(`${target}: ${response.status} ${JSON.stringify(body).slice(0, 200)}`);
     server_.push(body.elapsedMs ?? NaN);
+    if (!target.startsWith('/symbols')) continue;
+    const answer = `${target}\n${JSON.stringify({ ...body, elapsedMs: undefined })}\n`;
+    answers.update(answer);
+    if (ANSWERS) appendFileSync(ANSWERS, answer);
+    answered++;
   }
   return { server: server_, client };
 }
@@ -157,4 +177,5 @@ try {
 console.log(`\n## Linux: searches on the index (${count(symbols)} symbols)\n`);
 console.log(markdownTable(['request (one at a time)', 'server time p50 / p99', 'client p50 / p99', 'target', 'load (1, 5, 15 min)'], rows));
 console.log('');
+console.log(`\n/symbols answers given one at a time: ${count(answered)}, digest ${answers.digest('hex').slice(0, 16)} (elapsedMs aside)\n`);
 console.log(markdownTable([`${CONNECTIONS} clients, ${DURATION} s`, 'req/s', 'errors', 'latency p50 / p99', '/health meanwhile p50 / p99 / max', 'target', 'load (1, 5, 15 min)'], bursts));

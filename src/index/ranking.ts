@@ -14,6 +14,33 @@ export function humpsOf(name: string): string {
 }
 
 /**
+ * A name's first initial paired with each later one, once each, as the words name_initials indexes (SQLite):
+ * `fmpc` → `fm fp fc`. A CamelCase match's initials (fuzzyPattern) start with the name's first initial and hold
+ * each of the query's later ones after it, so a name holds every pair the query's initials make with its first.
+ */
+export function initialPairs(humps: string): string {
+  const pairs = new Set<string>();
+  for (let i = 1; i < humps.length; i++) pairs.add(humps[0] + humps[i]);
+  return [...pairs].join(' ');
+}
+
+/**
+ * The pairs (initialPairs) a CamelCase match of these query humps holds: `both`, its first initial with the first
+ * letter of each later hump (`STT_FUNC` → sf, `FPC` → fp, fc), whichever way a hump is read; `initials`, when the first hump may be
+ * initials, those a match reading it as initials holds (`SYS1_INFRAC` → si, sy, ss, s1); read as a word, the name's
+ * first hump starts with it instead. Undefined when a letter is not an ASCII letter or digit (SQLite's
+ * name_initials folds ASCII only) or there is nothing to pair.
+ */
+export function camelPairs(humps: readonly QueryHump[]): { both: string[]; initials?: string[] } | undefined {
+  const letters = humps.map((hump) => hump.text[0]);
+  const firstLetters = humps[0].initials ? [...humps[0].text].slice(1) : [];
+  if (letters.length < 2 || ![...letters, ...firstLetters].every((letter) => /^[a-z0-9]$/.test(letter))) return undefined;
+  const both = [...new Set(letters.slice(1).map((letter) => letters[0] + letter))];
+  if (!humps[0].initials) return { both };
+  return { both, initials: [...new Set([...both, ...firstLetters.map((letter) => letters[0] + letter)])] };
+}
+
+/**
  * A name cut at its humps, lower case: `FMyPlayerController` → `f my player controller`,
  * `get_player_name` → `get player name`. The same hump starts as humpsOf.
  */

@@ -6,10 +6,10 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { VERSION } from '../../version.js';
-import { fuzzyMatches } from '../ranking.js';
+import { fuzzyMatches, initialPairs } from '../ranking.js';
 
 /** Bump when the tables, or what the extractor stores in them, change: a mismatch rebuilds. */
-export const SCHEMA_VERSION = 14;
+export const SCHEMA_VERSION = 15;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -44,6 +44,12 @@ CREATE INDEX names_camel ON names (first, humps);
 -- Substrings of distinct names (rowid = names.id, trigrams) and words of signatures (rowid = symbols.id).
 CREATE VIRTUAL TABLE name_text USING fts5 (name, tokenize = 'trigram', content = '', contentless_delete = 1);
 CREATE VIRTUAL TABLE sig_text USING fts5 (signature, tokenize = 'unicode61', content = '', contentless_delete = 1);
+-- Each distinct name's first initial paired with each later one (rowid = names.id; \`fmpc\` → \`fm fp fc\`): the
+-- CamelCase tier's candidates when its first hump may be initials, instead of every name starting with that letter.
+CREATE VIRTUAL TABLE name_initials USING fts5 (pairs, tokenize = 'ascii', content = '', contentless_delete = 1);
+-- How many distinct names hold each common trigram (filled at the end of a first build, fillTrigramCounts, and kept by
+-- later writes): the plans' statistics, read here instead of counting a long rowid list in name_text (fts5vocab).
+CREATE TABLE name_trigram_counts (trigram TEXT PRIMARY KEY, names INTEGER NOT NULL) WITHOUT ROWID;
 -- The types deriving from a name: one row per base of a type, keyed by the base's last name segment with
 -- generics stripped (\`ns::Base<T>\` → Base), and by the original name of a base written through an import alias.
 CREATE TABLE symbol_bases (symbol_id INTEGER NOT NULL, base TEXT NOT NULL);
@@ -86,6 +92,7 @@ export const TEXT_PENDING = 'signatures_pending';
 const FILL_NAMES = `INSERT OR IGNORE INTO names (name, name_lower, first, humps)
   SELECT name, name_lower, plumb_first_hump(name), humps FROM symbols GROUP BY name ORDER BY name`;
 const FILL_NAME_TEXT = 'INSERT INTO name_text (rowid, name) SELECT id, name FROM names WHERE id > ?';
+const FILL_NAME_INITIALS = 'INSERT INTO name_initials (rowid, pairs) SELECT id, plumb_initial_pairs(humps) FROM names WHERE id > ? AND length(humps) > 1';
 /** signatureText() in SQL: a call into JavaScript per symbol cost more than the full-text insert it feeds. */
 const FILL_TEXT = `INSERT INTO sig_text (rowid, signature) SELECT id,
   CASE WHEN return_type <> '' AND instr(signature, return_type) = 0 THEN signature || ' ' || return_type ELSE signature END FROM symbols;`;
@@ -95,8 +102,9 @@ const FILL_TEXT = `INSERT INTO sig_text (rowid, signature) SELECT id,
  * segment once; merging four at a time as they fill wrote the index over some log4(segments) times), and back to
  * FTS5's defaults for the edits after.
  */
-const FTS_LOAD_MERGES = ['name_text', 'sig_text'].map((t) => `INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 0); INSERT INTO ${t} (${t}, rank) VALUES ('crisismerge', 64);`).join(' ');
-const FTS_MERGES = ['name_text', 'sig_text'].map((t) => `INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 4); INSERT INTO ${t} (${t}, rank) VALUES ('crisismerge', 16);`).join(' ');
+const FTS_TABLES = ['name_text', 'sig_text', 'name_initials'];
+const FTS_LOAD_MERGES = FTS_TABLES.map((t) => `INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 0); INSERT INTO ${t} (${t}, rank) VALUES ('crisismerge', 64);`).join(' ');
+const FTS_MERGES = FTS_TABLES.map((t) => `INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 4); INSERT INTO ${t} (${t}, rank) VALUES ('crisismerge', 16);`).join(' ');
 
 /** Opens (or creates) the database; a different schema version or plumb version starts it afresh. */
 export function openStoreDatabase(file: string): Database.Database {
@@ -128,6 +136,7 @@ function openDatabase(file: string): Database.Database {
   db.function('plumb_signature_text', { deterministic: true }, (signature: unknown, returnType: unknown) => signatureText(String(signature), returnType === null ? null : String(returnType)));
   db.function('plumb_first_hump', { deterministic: true }, (name: unknown) => firstHump(String(name)));
   db.function('plumb_camel', { deterministic: true }, (name: unknown, query: unknown) => (fuzzyMatches(String(name), String(query)) ? 1 : 0));
+  db.function('plumb_initial_pairs', { deterministic: true }, (humps: unknown) => initialPairs(String(humps)));
   return db;
 }
 
@@ -152,13 +161,32 @@ function finishLoadIn(db: Database.Database): void {
       db.exec(FTS_LOAD_MERGES);
       db.exec(FILL_NAMES);
       db.prepare(FILL_NAME_TEXT).run(before);
+      db.prepare(FILL_NAME_INITIALS).run(before);
       db.exec(FILL_TEXT);
       // One segment per full-text table: lookups then read one b-tree instead of some twenty.
-      db.exec("INSERT INTO name_text (name_text) VALUES ('optimize'); INSERT INTO sig_text (sig_text) VALUES ('optimize');");
+      db.exec(FTS_TABLES.map((t) => `INSERT INTO ${t} (${t}) VALUES ('optimize');`).join(' '));
+      fillTrigramCounts(db);
       db.exec(FTS_MERGES);
       db.prepare('DELETE FROM meta WHERE key = ?').run(TEXT_PENDING);
     }
   })();
+}
+
+/** A trigram of fewer names than this is left out of name_trigram_counts: fts5vocab counts its short rowid list in some 50 µs. */
+export const COMMON_TRIGRAM = 500;
+
+/**
+ * name_trigram_counts from name_text, in one pass over its terms (some 3 s for the kernel's four million names, whose
+ * trigrams are 37,000): the trigrams of COMMON_TRIGRAM names or more, those whose count fts5vocab reads slowly (it
+ * reads the whole rowid list: 13 ms for one of 200,000 names). Later writes add their new names to these counts.
+ */
+export function fillTrigramCounts(db: Database.Database): void {
+  db.exec("DELETE FROM name_trigram_counts; CREATE VIRTUAL TABLE temp.fill_trigrams USING fts5vocab(main, 'name_text', 'row')");
+  try {
+    db.prepare('INSERT INTO name_trigram_counts (trigram, names) SELECT term, doc FROM temp.fill_trigrams WHERE doc >= ?').run(COMMON_TRIGRAM);
+  } finally {
+    db.exec('DROP TABLE temp.fill_trigrams');
+  }
 }
 
 function readVersion(db: Database.Database): string | undefined {

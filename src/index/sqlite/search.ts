@@ -5,7 +5,7 @@
  * statistics, never the answer. Nothing scans the symbols in JavaScript per query.
  */
 import { LANGUAGES } from '../../languages/index.js';
-import { camelHumps, firstHumpPrefix, fuzzyPattern, prefixEnd } from '../ranking.js';
+import { camelHumps, camelPairs, firstHumpPrefix, fuzzyPattern, prefixEnd } from '../ranking.js';
 import { planSearch, type NarrowRow, type TierLookups } from '../search-plan.js';
 import type { MatchTier, SearchPage, SearchSpec, StoredSymbol, SymbolFilters } from '../store.js';
 import { parseRows, ROW_ID, SYMBOL_COLUMNS, SYMBOL_JOINS, SYMBOL_NAMES, toSymbol } from './rows.js';
@@ -24,7 +24,8 @@ interface TierSql { from: string; where: string; params: SqlParams }
 /** How many names hold a trigram, or have a first hump starting with a prefix: they choose a plan, never an answer. */
 interface NameStats {
   trigram(trigram: string): number;
-  firstHump(prefix: string): number;
+  /** Whether more than `n` names have a first hump starting with `prefix` (counted up to n + 1: a first hump of one letter spans 340,905 kernel names, 3 ms to count all). */
+  firstHumpOver(prefix: string, n: number): boolean;
   /** Distinct names in all. */
   names(): number;
 }
@@ -32,7 +33,7 @@ interface NameStats {
 /** Runs SearchSpecs against one database (src/index/sqlite/store.ts holds one). */
 export class SearchPlanner {
   /**
-   * Names per trigram (fts5vocab) and per first-hump prefix, read once each: they only choose how a tier is read.
+   * Names per trigram (name_trigram_counts, else fts5vocab) and per first-hump prefix (up to what a plan asked), read once each: they only choose how a tier is read.
    * Read afresh once the names grew by a tenth (a first build answers searches while it runs).
    */
   private readonly statCounts = new Map<string, number>();
@@ -40,6 +41,9 @@ export class SearchPlanner {
   private vocab = false;
   private readonly stats: NameStats = {
     trigram: (trigram) => this.stat(`t${trigram}`, () => {
+      // A common trigram's count, as the end of the first build counted it and later writes kept it; a rarer one's, from its short rowid list.
+      const common = this.statements.get('SELECT names FROM name_trigram_counts WHERE trigram = ?').pluck().get(trigram) as number | undefined;
+      if (common !== undefined) return common;
       const read = (): number => (this.statements.get('SELECT doc FROM temp.name_trigrams WHERE term = ?').pluck().get(trigram) as number | undefined) ?? 0;
       if (!this.vocab) this.makeVocab();
       try {
@@ -51,7 +55,16 @@ export class SearchPlanner {
         return read();
       }
     }),
-    firstHump: (prefix) => this.stat(`f${prefix}`, () => this.statements.get('SELECT count(*) FROM names WHERE first >= ? AND first < ?').pluck().get(prefix, prefixEnd(prefix)) as number),
+    firstHumpOver: (prefix, n) => {
+      const limit = Math.floor(n) + 1;
+      // Remembered as counted: exactly when below its limit, else as a lower bound.
+      const known = this.statCounts.get(`f${prefix}`);
+      if (known !== undefined && (known < this.statCounts.get(`l${prefix}`)! || known >= limit)) return known > n;
+      const counted = this.statements.get('SELECT count(*) FROM (SELECT 1 FROM names WHERE first >= ? AND first < ? LIMIT ?)').pluck().get(prefix, prefixEnd(prefix), limit) as number;
+      this.remember(`f${prefix}`, counted);
+      this.remember(`l${prefix}`, limit);
+      return counted > n;
+    },
     names: () => this.statNames,
   };
 
@@ -75,11 +88,15 @@ export class SearchPlanner {
     let n = this.statCounts.get(key);
     if (n === undefined) {
       n = read();
-      // Bounded: names hold some tens of thousands of distinct trigrams and first humps.
-      if (this.statCounts.size >= 100_000) this.statCounts.clear();
-      this.statCounts.set(key, n);
+      this.remember(key, n);
     }
     return n;
+  }
+
+  private remember(key: string, n: number): void {
+    // Bounded: names hold some tens of thousands of distinct trigrams and first humps.
+    if (this.statCounts.size >= 100_000) this.statCounts.clear();
+    this.statCounts.set(key, n);
   }
 
   search(spec: SearchSpec): Promise<SearchPage> {
@@ -219,6 +236,16 @@ export function fuzzyTrigrams(humps: string[], docCount: (trigram: string) => nu
   return best;
 }
 
+/** A first hump's range of names past which the CamelCase tier reads name_initials instead (scanning it would cost some 2 ms). */
+const PAIRS_FROM_NAMES = 20_000;
+/** The range of names a first hump read as a word starts, up to which it is read beside the pairs of its letters read as initials. */
+const UNION_FROM_NAMES = 5_000;
+
+/** An FTS5 query holding each pair (`"st" AND "sf"`). */
+export function pairsMatch(pairs: readonly string[]): string {
+  return pairs.map(phrase).join(' AND ');
+}
+
 /**
  * The FROM/WHERE of one tier, made disjoint from the tiers before it so counts add up and a
  * symbol is listed once, in its best tier. Undefined when the tier cannot apply to the query.
@@ -274,8 +301,28 @@ function tierSource(tier: MatchTier, spec: SearchSpec, stats: NameStats): TierSq
       // taken when reading them costs less than scanning the first hump's names (`TestPartResult`: 2,311 names hold
       // `sul`, 57 of them `art` too; 7,986 names start with `test`).
       const rare = fuzzyTrigrams(humps.filter((hump) => !hump.initials).map((hump) => hump.text), stats.trigram, stats.names());
-      if (rare && rare.cost < stats.firstHump(first) * COST_SCAN) {
+      if (rare && stats.firstHumpOver(first, rare.cost / COST_SCAN)) {
         base = { from: `name_text CROSS JOIN names n ON n.id = name_text.rowid ${byName}`, where: `name_text MATCH @trigrams AND ${where}`, params: { trigrams: rare.trigrams.map(phrase).join(' AND '), ...params } };
+        break;
+      }
+      // A first hump that may be initials leaves one letter to range over (340,905 of the kernel's 3,987,509 names start
+      // with `s`): the names whose first initial comes with each of the query's later initials are the candidates
+      // (`STT_FUNC` → `sf`: 9,255 names), read from name_initials.
+      // A first hump that may be initials itself (`RBC_RA`) is a word the name's first hump starts with (68 names for `rbc`),
+      // or its letters are initials too, paired with the first (rr AND rb AND rc: 11,084 names, not the 77,698 holding rr).
+      // Not when that range is long itself (249,994 kernel names start with `bif`: the pairs alone then, bc AND bd AND ... for
+      // `BIF_CFG_DEV0_...`, 1,767 names).
+      const pairs = first.length === 1 && stats.firstHumpOver(first, PAIRS_FROM_NAMES) ? camelPairs(humps) : undefined;
+      if (pairs?.initials && !stats.firstHumpOver(humps[0].text, UNION_FROM_NAMES)) {
+        base = {
+          from: `(SELECT id FROM names WHERE first >= @hump0 AND first < @hump0End UNION SELECT rowid FROM name_initials WHERE name_initials MATCH @pairs) c
+            CROSS JOIN names n ON n.id = c.id ${byName}`,
+          where, params: { pairs: pairsMatch(pairs.initials), hump0: humps[0].text, hump0End: prefixEnd(humps[0].text), ...params },
+        };
+        break;
+      }
+      if (pairs) {
+        base = { from: `name_initials CROSS JOIN names n ON n.id = name_initials.rowid ${byName}`, where: `name_initials MATCH @pairs AND ${where}`, params: { pairs: pairsMatch(pairs.both), ...params } };
         break;
       }
       // Distinct names whose first hump starts with the query's (CROSS JOIN keeps that order), then their symbols.

@@ -5,7 +5,7 @@
 import type Database from 'better-sqlite3';
 import { baseKey } from '../../syntax/bases.js';
 import { fileIdFor, symbolIds } from '../ids.js';
-import { humpSegments, humpsOf, prefixEnd, rankOf } from '../ranking.js';
+import { humpSegments, humpsOf, initialPairs, prefixEnd, rankOf } from '../ranking.js';
 import type { BuildOutputDirectory, FileStamp, FileState, FileUpdate, PackageRef } from '../store.js';
 import { DROP_LOAD_INDEXES, finishLoad, signatureText, TEXT_PENDING } from './schema.js';
 import type { Statements } from './statements.js';
@@ -24,6 +24,14 @@ const INSERT_NAME = 'INSERT OR IGNORE INTO names (name, name_lower, first, humps
 
 const UPSERT_PACKAGE = `INSERT INTO packages (name, path, manifest, external) VALUES (@name, @path, @manifest, @external)
   ON CONFLICT (name, path) DO UPDATE SET manifest = excluded.manifest, external = excluded.external RETURNING id`;
+
+/** A lower-case name's distinct trigrams, as name_text's trigram tokenizer cuts it (code points). */
+function trigramsOf(nameLower: string): string[] {
+  const chars = [...nameLower];
+  const trigrams = new Set<string>();
+  for (let i = 0; i + 3 <= chars.length; i++) trigrams.add(chars[i] + chars[i + 1] + chars[i + 2]);
+  return [...trigrams];
+}
 
 export class SymbolWrites {
   private readonly db: Database.Database;
@@ -77,6 +85,9 @@ export class SymbolWrites {
     const insertSymbol = this.statements.get(INSERT_SYMBOL);
     const insertName = this.statements.get(INSERT_NAME);
     const insertNameText = this.statements.get('INSERT INTO name_text (rowid, name) VALUES (?, ?)');
+    const insertNameInitials = this.statements.get('INSERT INTO name_initials (rowid, pairs) VALUES (?, ?)');
+    // A new name adds one to each of its common trigrams' counts (the rarer ones are counted where they are read).
+    const countTrigrams = this.statements.get('UPDATE name_trigram_counts SET names = names + 1 WHERE trigram IN (SELECT value FROM json_each(?))');
     const insertSig = this.statements.get('INSERT INTO sig_text (rowid, signature) VALUES (?, ?)');
     const insertBase = this.statements.get('INSERT INTO symbol_bases (symbol_id, base) VALUES (?, ?)');
 
@@ -122,7 +133,11 @@ export class SymbolWrites {
           // A bulk load makes names, name_text and sig_text once at its end (finishLoad), from the symbols table.
           if (!this.bulk) {
             const name = insertName.run({ name: symbol.name, nameLower, first: humpSegments(symbol.name)[0] ?? '', humps });
-            if (name.changes > 0) insertNameText.run(name.lastInsertRowid, symbol.name);
+            if (name.changes > 0) {
+              insertNameText.run(name.lastInsertRowid, symbol.name);
+              if (humps.length > 1) insertNameInitials.run(name.lastInsertRowid, initialPairs(humps));
+              if (nameLower.length >= 3) countTrigrams.run(JSON.stringify(trigramsOf(nameLower)));
+            }
             insertSig.run(lastInsertRowid, signatureText(symbol.signature, symbol.returnType));
           }
           if (symbol.bases.length > 0) for (const key of baseKeys(symbol)) insertBase.run(lastInsertRowid, key);
