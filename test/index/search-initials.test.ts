@@ -1,16 +1,19 @@
 /**
  * The CamelCase tier over a first hump that may be initials, on an index large enough for it to read its candidates
  * from name_initials (each name's first initial paired with each later one) instead of scanning every name starting
- * with that letter: the tier holds exactly the names CamelCase matching (fuzzyMatches) accepts, as before.
+ * with that letter: the tier holds exactly the names CamelCase matching (fuzzyMatches) accepts, as before; the same
+ * in PostgreSQL, which reads them from the names' pairs through a GIN index.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import t from 'tap';
+import t, { type Test as TapTest } from 'tap';
 import { camelHumps, camelPairs, fuzzyMatches, humpSegments, humpsOf, initialPairs } from '../../src/index/ranking.js';
+import { PostgresSymbolStore } from '../../src/index/postgres/store.js';
 import { SqliteSymbolStore } from '../../src/index/sqlite/store.js';
-import type { SearchSpec } from '../../src/index/store.js';
+import type { SearchSpec, SymbolStore } from '../../src/index/store.js';
 import type { ExtractedSymbol } from '../../src/syntax/types.js';
+import { postgresBinaries, startPostgres } from '../postgres.js';
 
 function symbol(name: string, line: number): ExtractedSymbol {
   const range = { start: { line, column: 1 }, end: { line, column: 1 + name.length } };
@@ -39,13 +42,9 @@ t.test('pairs of initials', async (t) => {
   }
 });
 
-t.test('the CamelCase tier reads name_initials on a large index and finds exactly what CamelCase matching finds', async (t) => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'plumb-initials-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const store = SqliteSymbolStore.open({ file: path.join(dir, 'index.sqlite'), searchThreads: 0 });
-  t.teardown(() => store.close());
-  // 30,000 distinct names, 24,000 of them starting with `s` (past the 20,000 from which the pairs are read), made of
-  // words that make SCREAMING_SNAKE macros, snake_case and CamelCase names sharing initials.
+/** 30,000 distinct names, 24,000 of them starting with `s` (past the 20,000 from which SQLite reads the pairs), made of
+ * words that make SCREAMING_SNAKE macros, snake_case and CamelCase names sharing initials. */
+function generatedNames(): string[] {
   const words = ['stt', 'set', 'sys', 'func', 'table', 'type', 'reg', 'mask', 'ctrl', 'init', 'timer', 'flag'];
   // xorshift32: deterministic, and a long cycle.
   let seed = 2463534242;
@@ -62,12 +61,18 @@ t.test('the CamelCase tier reads name_initials on a large index and finds exactl
     const name = style === 0 ? parts.join('_').toUpperCase() : style === 1 ? parts.join('_') : parts.map((p) => p[0].toUpperCase() + p.slice(1)).join('');
     names.add(`${name}${random(50)}`);
   }
-  const all = [...names];
+  return [...names];
+}
+
+const QUERIES = ['STT_FUNC', 'SFT', 'SysTM', 'sysTableFlag', 'STTF', 'SetRM', 'sc', 'ST_FT', 'SYS_TF', 'SST_Func'];
+
+/** The store written with the names, 5,000 per file, then each query's CamelCase tier against fuzzyMatches. */
+async function checkTier(t: TapTest, store: SymbolStore, all: string[]): Promise<void> {
   for (let i = 0; i < all.length; i += 5000) {
     await store.write([{ file: `f${i}.cpp`, size: 1, mtimeMs: 1, hash: `h${i}`, language: 'cpp', package: { name: 'ws', path: '.', manifest: null, external: false }, external: false,
       symbols: all.slice(i, i + 5000).map((name, k) => symbol(name, k + 1)) }], []);
   }
-  for (const query of ['STT_FUNC', 'SFT', 'SysTM', 'sysTableFlag', 'STTF', 'SetRM', 'sc', 'ST_FT', 'SYS_TF', 'SST_Func']) {
+  for (const query of QUERIES) {
     const spec: SearchSpec = { name: query, tiers: ['fuzzy'], offset: 0, limit: 5000, includeForwardDeclarations: true };
     const page = await store.search(spec);
     const found = page.results.map((hit) => hit.symbol.name).sort();
@@ -75,4 +80,23 @@ t.test('the CamelCase tier reads name_initials on a large index and finds exactl
     t.ok(expected.length > 0, `${query}: the index holds CamelCase matches (${expected.length})`);
     t.same(found, expected, `${query}: the CamelCase tier holds exactly the names CamelCase matching accepts`);
   }
+}
+
+t.test('the CamelCase tier reads name_initials on a large index and finds exactly what CamelCase matching finds', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'plumb-initials-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const store = SqliteSymbolStore.open({ file: path.join(dir, 'index.sqlite'), searchThreads: 0 });
+  t.teardown(() => store.close());
+  await checkTier(t, store, generatedNames());
+});
+
+t.test('PostgreSQL: the CamelCase tier reads the pairs of initials and finds the same', async (t) => {
+  if (!postgresBinaries()) {
+    t.comment('skipped: no PostgreSQL binaries (apt-get install postgresql)');
+    return;
+  }
+  const db = await startPostgres(t);
+  const store = await PostgresSymbolStore.open({ url: db.url, workspace: 'initials', readOnly: false });
+  t.teardown(() => store.close());
+  await checkTier(t, store, generatedNames());
 });

@@ -66,6 +66,14 @@ ALTER TABLE files ADD COLUMN skipped text COLLATE "C", ADD COLUMN skipped_detail
 CREATE INDEX files_skipped ON files (workspace_id, path) WHERE skipped IS NOT NULL;
 CREATE TABLE build_output (workspace_id integer NOT NULL, path text COLLATE "C" NOT NULL, reason text NOT NULL, PRIMARY KEY (workspace_id, path));
 `,
+  // Each distinct name's first initial paired with each later one (\`fmpc\` → {fm,fp,fc}, ranking.ts initialPairs), as
+  // SQLite's name_initials: the CamelCase tier's candidates when the query's first hump may be initials. The GIN index
+  // holds the pairs alone (the workspace is checked on the rows). Rows written before hold none: their workspaces start
+  // afresh, the extractor's version (SQLite's schema 15) having changed with it.
+  `
+ALTER TABLE names ADD COLUMN pairs text[] COLLATE "C" NOT NULL DEFAULT '{}';
+CREATE INDEX names_pairs ON names USING gin (pairs);
+`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

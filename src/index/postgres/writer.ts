@@ -6,7 +6,7 @@
  * symbols get increasing ids in the order given.
  */
 import { fileIdFor, symbolIds } from '../ids.js';
-import { humpSegments, humpsOf, prefixEnd, rankOf } from '../ranking.js';
+import { humpSegments, humpsOf, initialPairs, prefixEnd, rankOf } from '../ranking.js';
 import { signatureWords } from '../signature-words.js';
 import { signatureText } from '../sqlite/schema.js';
 import { baseKeys } from '../sqlite/writer.js';
@@ -40,8 +40,9 @@ const UPSERT_FILES = `INSERT INTO files (workspace_id, id, path, size, mtime, ct
   language = excluded.language, package_id = excluded.package_id, external = excluded.external, symbol_count = excluded.symbol_count,
   skipped = excluded.skipped, skipped_detail = excluded.skipped_detail`;
 
-const INSERT_NAMES = `INSERT INTO names (workspace_id, name, name_lower, first, humps, segments)
-  SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) ON CONFLICT DO NOTHING`;
+const INSERT_NAMES = `INSERT INTO names (workspace_id, name, name_lower, first, humps, segments, pairs)
+  SELECT $1, name, name_lower, first, humps, segments, string_to_array(pairs, ' ')
+  FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS n (name, name_lower, first, humps, segments, pairs) ON CONFLICT DO NOTHING`;
 
 const UPSERT_PACKAGE = `INSERT INTO packages (workspace_id, name, path, manifest, external) VALUES ($1, $2, $3, $4, $5)
   ON CONFLICT (workspace_id, name, path) DO UPDATE SET manifest = excluded.manifest, external = excluded.external RETURNING id`;
@@ -190,7 +191,7 @@ export class PostgresWrites {
           symbol.definition ? 1 : 0, symbol.forwardDeclaration ? 1 : 0, external, rankOf(update.external, symbol.definition), clean(JSON.stringify(symbol.bases)),
           symbol.language, packageIds[f], signatureWords(signatureText(symbol.signature, symbol.returnType)).join(' '),
         ]);
-        if (!this.loadedNames.has(name) && !names.has(name)) names.set(name, [name, nameLower, segments[0] ?? '', humps, segments.join(' ')]);
+        if (!this.loadedNames.has(name) && !names.has(name)) names.set(name, [name, nameLower, segments[0] ?? '', humps, segments.join(' '), initialPairs(humps)]);
         if (symbol.bases.length > 0) {
           for (const key of baseKeys(symbol)) {
             baseIds.push(id);
@@ -202,7 +203,7 @@ export class PostgresWrites {
     await this.connection.execute(client, INSERT_SYMBOLS, [workspace, ...columns]);
     if (names.size > 0) {
       const rows = [...names.values()];
-      await this.connection.execute(client, INSERT_NAMES, [workspace, ...[0, 1, 2, 3, 4].map((i) => rows.map((row) => row[i] as string))]);
+      await this.connection.execute(client, INSERT_NAMES, [workspace, ...[0, 1, 2, 3, 4, 5].map((i) => rows.map((row) => row[i] as string))]);
       if (this.bulk) for (const name of names.keys()) this.loadedNames.add(name);
     }
     if (baseIds.length > 0) await this.connection.execute(client, 'INSERT INTO symbol_bases (workspace_id, symbol_id, base) SELECT $1, * FROM unnest($2::bigint[], $3::text[])', [workspace, baseIds, baseNames]);
