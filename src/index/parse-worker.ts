@@ -13,6 +13,7 @@ import { humpsOf } from './ranking.js';
 import { encodeSymbols } from './symbol-codec.js';
 import { encodeDerived, MAX_PARSED_BYTES, tooLargeDetail, type DerivedValues, type ParseTask, type WorkerRequest, type WorkerResult, type WorkerStats } from './parse-pool.js';
 import { threadCpuMs } from './thread-cpu.js';
+import { collectIfGrown } from './heap.js';
 
 /** From this size a file its language can cut is read in pieces of PIECE_SIZE (Language.largeFilePieces). */
 const PIECES_FROM_BYTES = 4 * 1024 * 1024;
@@ -22,6 +23,8 @@ const PIECE_SIZE = 1024 * 1024;
  * shrinks (a 71 MB header left the thread 230 MB larger), a new thread starts small.
  */
 const RETIRE_AFTER_BYTES = 16 * 1024 * 1024;
+/** A parser thread's heap growth past which it collects (collectIfGrown): a few large files' worth. */
+const THREAD_HEAP_GROWTH = 64 * 1024 * 1024;
 
 /** Where this thread's time went (ParsePool.stats): wall milliseconds per step, summed over files. */
 const stats: WorkerStats = { files: 0, read: 0, prepare: 0, parse: 0, extract: 0, serialize: 0, cpuMs: undefined, startCpuMs: threadCpuMs() };
@@ -181,5 +184,9 @@ parentPort?.on('message', (request: WorkerRequest) => {
     parentPort?.postMessage({ id: request.id, outcome: 'stats', stats: { ...stats, cpuMs: threadCpuMs() } } satisfies WorkerResult);
     return;
   }
-  void handle(request).then((result) => parentPort?.postMessage(result));
+  void handle(request).then((result) => {
+    parentPort?.postMessage(result);
+    // After a large file, its text, symbols and message are garbage: collected now, not after many more (heap.ts).
+    setImmediate(() => collectIfGrown(THREAD_HEAP_GROWTH));
+  });
 });

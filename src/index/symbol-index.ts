@@ -12,6 +12,7 @@ import { languageById } from '../languages/index.js';
 import { isManifestFile, PackageResolver } from './manifests.js';
 import { MAX_PARSED_BYTES, ParsePool, tooLargeDetail, type DerivedValues, type ParseResult, type WorkerStats } from './parse-pool.js';
 import { threadCpuMs } from './thread-cpu.js';
+import { collectIfGrown } from './heap.js';
 import { openStore } from './open-store.js';
 import { storeLocation, type BuildOutputDirectory, type FileStamp, type LeftOut, type FileState, type FileUpdate, type PackageRef, type SymbolReader, type SymbolStore } from './store.js';
 import type { StoreStatus } from '../../schemas/status.js';
@@ -704,6 +705,8 @@ export class SymbolIndex {
       lastFlush = performance.now();
       flushing = flushing.then(() => this.serialized(async () => {
         if (this.closed) return;
+        // The batches written before this one are garbage now: a large tree's builds would pile them up (heap.ts).
+        collectIfGrown();
         const stage = startStage();
         await this.store.write(updates, [], touches);
         endStage(summary.profile.writes, stage);
@@ -714,6 +717,8 @@ export class SymbolIndex {
         unwritten -= symbols;
         unwrittenBytes -= bytes;
         bytesWritten();
+        // This batch is garbage once this callback returns: a large file's lump is collected before the next arrives.
+        setImmediate(collectIfGrown);
       });
     };
     const parseOne = async (file: WalkedFile): Promise<void> => {
