@@ -46,7 +46,8 @@ CREATE VIRTUAL TABLE name_text USING fts5 (name, tokenize = 'trigram', content =
 CREATE VIRTUAL TABLE sig_text USING fts5 (signature, tokenize = 'unicode61', content = '', contentless_delete = 1);
 -- Each distinct name's first initial paired with each later one (rowid = names.id; \`fmpc\` → \`fm fp fc\`): the
 -- CamelCase tier's candidates when its first hump may be initials, instead of every name starting with that letter.
-CREATE VIRTUAL TABLE name_initials USING fts5 (pairs, tokenize = 'ascii', content = '', contentless_delete = 1);
+-- Only ever asked for names holding every one of some pairs: rowids alone (detail = none), no positions.
+CREATE VIRTUAL TABLE name_initials USING fts5 (pairs, tokenize = 'ascii', content = '', detail = none);
 -- How many distinct names hold each common trigram (filled at the end of a first build, fillTrigramCounts, and kept by
 -- later writes): the plans' statistics, read here instead of counting a long rowid list in name_text (fts5vocab).
 CREATE TABLE name_trigram_counts (trigram TEXT PRIMARY KEY, names INTEGER NOT NULL) WITHOUT ROWID;
