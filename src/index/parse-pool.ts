@@ -51,6 +51,11 @@ export interface WorkerStats {
 export type WorkerResult =
   /** `retire`: the thread parsed a file so large that it should be replaced once its tasks are done (parse-worker.ts). */
   | { id: number; outcome: 'parsed'; hash: string; size: number; symbolsJson: string; derivedJson?: string; retire?: boolean }
+  /**
+   * Symbols of a file read in pieces, sent as each piece is read, ahead of the file's 'parsed' message (whose
+   * symbols come after them): the main thread never holds one whole large header's message and its decoded values.
+   */
+  | { id: number; outcome: 'piece'; symbolsJson: string }
   | { id: number; outcome: 'stats'; stats: WorkerStats }
   | Exclude<ParseResult, { outcome: 'parsed' }>;
 
@@ -95,6 +100,8 @@ const MAX_CRASHES = 16;
 interface Slot {
   worker: Worker;
   running: Map<number, Pending>;
+  /** Symbols of a task's pieces received so far (WorkerResult 'piece'), until its last message. */
+  pieces: Map<number, ExtractedSymbol[]>;
   /** Takes no more tasks, and ends once those it has are done (it parsed a very large file). */
   retiring?: boolean;
 }
@@ -166,7 +173,7 @@ export class ParsePool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: new Worker(this.script, this.workerOptions), running: new Map() };
+    const slot: Slot = { worker: new Worker(this.script, this.workerOptions), running: new Map(), pieces: new Map() };
     // An idle pool must not keep the process alive; a busy one must.
     slot.worker.unref();
     slot.worker.on('message', (message: WorkerResult) => {
@@ -174,12 +181,26 @@ export class ParsePool {
         this.statsWaiting.get(message.id)?.(message.stats);
         return;
       }
+      if (message.outcome === 'piece') {
+        const started = performance.now();
+        const symbols = slot.pieces.get(message.id) ?? [];
+        for (const symbol of decodeSymbols(message.symbolsJson)) symbols.push(symbol);
+        slot.pieces.set(message.id, symbols);
+        this.decodeMs += performance.now() - started;
+        return;
+      }
       const pending = slot.running.get(message.id);
       slot.running.delete(message.id);
+      const pieces = slot.pieces.get(message.id);
+      slot.pieces.delete(message.id);
       if (message.outcome === 'parsed' && message.retire) slot.retiring = true;
       if (message.outcome === 'parsed') {
         const started = performance.now();
-        const symbols = decodeSymbols(message.symbolsJson);
+        let symbols = decodeSymbols(message.symbolsJson);
+        if (pieces) {
+          for (const symbol of symbols) pieces.push(symbol);
+          symbols = pieces;
+        }
         const derived = message.derivedJson === undefined ? undefined : decodeDerived(message.derivedJson, symbols.length);
         this.decodeMs += performance.now() - started;
         pending?.resolve({ id: message.id, outcome: 'parsed', hash: message.hash, size: message.size, symbols, ...(derived ? { derived } : {}) });

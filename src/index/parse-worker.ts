@@ -62,7 +62,7 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
     const derived = task.stored === undefined ? undefined : new Derive(task.stored);
     let symbolsJson: string;
     if (pieces) {
-      const read = await extractInPieces(language, pieces, derived);
+      const read = await extractInPieces(task.id, language, pieces, derived);
       if (read.gaveUpAfterMs !== undefined || read.tooDeep) return notParsed(task, read, hash, content.length);
       symbolsJson = read.json;
     } else {
@@ -82,12 +82,12 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
 }
 
 /**
- * Each piece's symbols, placed at the piece's lines in the file, as the message's text: each piece is encoded
- * once extracted, so only one piece's symbols are objects at a time (the kernel's 24 MB header of 194,403
- * #defines held them all, some 400 MB, until its message was written).
+ * Each piece's symbols, placed at the piece's lines in the file, sent to the main thread as a message of its own
+ * once extracted (WorkerResult 'piece'): only one piece's symbols are objects here at a time, and neither thread
+ * holds the whole file's message (the kernel's 24 MB header of 194,403 #defines made one of 58 MB, which the main
+ * thread held beside its decoded values). The file's own message then carries none.
  */
-async function extractInPieces(language: Language, pieces: SourcePiece[], derived: Derive | undefined): Promise<{ json: string; gaveUpAfterMs?: number; tooDeep?: true }> {
-  const parts: string[] = [];
+async function extractInPieces(id: number, language: Language, pieces: SourcePiece[], derived: Derive | undefined): Promise<{ json: string; gaveUpAfterMs?: number; tooDeep?: true }> {
   for (const piece of pieces) {
     const read = await extractFileSymbols(language, piece.text, stats);
     if (read.gaveUpAfterMs !== undefined || read.tooDeep) return { ...read, json: '[]' };
@@ -99,11 +99,10 @@ async function extractInPieces(language: Language, pieces: SourcePiece[], derive
       }
     }
     const clock = performance.now();
-    // The array's elements without its brackets: the pieces' values joined are the file's array.
-    if (symbols.length > 0) parts.push(encodeSymbols(symbols).slice(1, -1));
+    if (symbols.length > 0) parentPort?.postMessage({ id, outcome: 'piece', symbolsJson: encodeSymbols(symbols) } satisfies WorkerResult);
     lap('serialize', clock);
   }
-  return { json: `[${parts.join(',')}]` };
+  return { json: '[]' };
 }
 
 /**
