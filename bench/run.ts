@@ -14,6 +14,7 @@
  *   7. /symbols on common names (sqlalchemy, when installed) against /health in the same run (bench/names.ts), and the
  *      load figures: /symbols and a large C++ file's /outline under 32 connections on the million-symbol index (bench/load.ts).
  *   8. the whole Linux kernel (bench/kernel.ts): recall by kind against universal-ctags, and its cold build next to `ctags -R`;
+ *      its headers of nothing but preprocessor lines read without tree-sitter and parsed, the same symbols (bench/directives.ts);
  *      searches on its index never asked before, warm and right after a restart, and 16 clients with /health meanwhile (bench/kernel-search.ts);
  *      declaration, members, inheritors, hierarchy, statements over a folder and usages' syntactic fallback on its index
  *      next to googletest's (bench/kernel-ops.ts);
@@ -284,7 +285,7 @@ if (!args.has('--skip-load')) {
 // two replicas on the primary, then on one and two streaming standbys (req/s and CPU per request of each process).
 if (!args.has('--skip-team')) await benchScripts([['team.ts', []]]);
 // The whole kernel, extracted once into the bench cache: recall by kind against ctags and the cold build, then searches on its index.
-if (!args.has('--skip-kernel')) await benchScripts([['kernel.ts', []], ['kernel-search.ts', []], ['kernel-ops.ts', []], ...(args.has('--skip-team') ? [] : [['team-kernel.ts', []] as [string, string[]]])]);
+if (!args.has('--skip-kernel')) await benchScripts([['kernel.ts', []], ['directives.ts', []], ['kernel-search.ts', []], ['kernel-ops.ts', []], ...(args.has('--skip-team') ? [] : [['team-kernel.ts', []] as [string, string[]]])]);
 
 /** The navigation benches, one process each (they build their own indexes and servers), output as they print it. */
 async function navigationBenches(): Promise<void> {

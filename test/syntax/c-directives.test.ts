@@ -61,7 +61,7 @@ t.test("the kernel's preprocessor-only headers read as they parse", async (t) =>
   // include/linux's, and the first register header of each block (the whole 373 MB of them parse in minutes).
   const blocks = new Map<string, string>();
   for (const file of headers.filter((file) => file.startsWith('drivers/gpu/drm/amd/include/asic_reg/'))) {
-    if (!blocks.has(path.dirname(file)) && statSync(path.join(root, file)).size < 2_000_000) blocks.set(path.dirname(file), file);
+    if (!blocks.has(path.dirname(file)) && statSync(path.join(root, file)).size < 600_000) blocks.set(path.dirname(file), file);
   }
   const files = [...headers.filter((file) => file.startsWith('include/linux/')), ...blocks.values()].filter((file) => onlyDirectives(root, file));
   t.ok(files.length > 100, `${files.length} preprocessor-only headers`);
@@ -75,8 +75,10 @@ t.test("/usr/include's preprocessor-only headers read as they parse, as C and as
   const files = listFiles(root, ['.h']).sort().filter((file) => statSync(path.join(root, file)).size < 1_000_000 && onlyDirectives(root, file));
   t.ok(files.length > 100, `${files.length} preprocessor-only headers`);
   for (const id of ['c', 'cpp'] as const) {
-    const result = await compare(root, files, id);
-    t.same(result.differing, [], `as ${id}: ${result.taken} of ${files.length} headers read without parsing, ${result.symbols} symbols as the parse gives them`);
+    // As C++, every third: the grammars read directives alike (npm run bench compares the whole kernel both ways).
+    const read = id === 'c' ? files : files.filter((_, i) => i % 3 === 0);
+    const result = await compare(root, read, id);
+    t.same(result.differing, [], `as ${id}: ${result.taken} of ${read.length} headers read without parsing, ${result.symbols} symbols as the parse gives them`);
     t.ok(result.takenBytes >= 0.9 * result.bytes, `as ${id}: ${((result.takenBytes / result.bytes) * 100).toFixed(1)}% of their bytes read without parsing (90% at least)`);
   }
 });
