@@ -313,9 +313,12 @@ export const CTAGS_MISREADS: readonly Misread[] = [
       if (declaresItself(tag)) return false;
       const line = lines[tag.line - 1] ?? '';
       const at = nameAt(line, tag.name);
-      const prefix = at < 0 ? '' : codeOf(line.slice(0, at));
-      if (at < 0 || (prefix && !/^((static|extern|inline|const|volatile|register|__inline|__inline__|thread_local|_Thread_local|__thread)\s+)+$/.test(`${prefix} `))) return false;
-      const above = codeEndAbove(lines, tag.line - 1);
+      let prefix = at < 0 ? '' : codeOf(line.slice(0, at));
+      if (at < 0 || (prefix && !STORAGE_WORDS.test(`${prefix} `))) return false;
+      // The storage words alone on the line above (`static` / `DEFINE_PER_CPU_SHARED_ALIGNED(struct x, y);`): the statement starts there.
+      let start = tag.line - 1;
+      if (!prefix && start > 0 && STORAGE_WORDS.test(`${codeOf(lines[start - 1])} `)) prefix = codeOf(lines[--start]);
+      const above = codeEndAbove(lines, start);
       // After a macro call that ends its line without `;` (`module_init(f)` / `module_exit(g)`, `__iwl_fn(warn)` /
       // `IWL_EXPORT_SYMBOL(__iwl_warn);`, `if (!pid)` / `access_mem(ptr);`), the name first on its line: a call too.
       return [';', '{', '}', ':', ''].includes(above) || (above === ')' && !prefix);
@@ -362,10 +365,7 @@ export const CTAGS_MISREADS: readonly Misread[] = [
         if (line[close] === '(') depth++;
         else if (line[close] === ')' && --depth === 0) break;
       }
-      const args = line.slice(open + 1, close);
-      // A parameter list is empty, `void`, or holds a pointer or two words in a row; an attribute's arguments do not.
-      const parameters = !args.trim() || /\.\.\.|\*|\b\w+\s+\w+\b|\b(void|int|char|short|long|unsigned|signed|float|double|bool|_Bool|struct|union|enum|const)\b/
-        .test(args.replace(/sizeof\s*\([^)]*\)/g, 'x'));
+      const parameters = parameterLike(line.slice(open + 1, close));
       return !parameters && (/\](\s+__\w+(\s*\([^()]*\))?)*$/.test(before) || /\w\s*[*\s]\s*\w+$/.test(before));
     },
   },
@@ -421,10 +421,12 @@ export const CTAGS_MISREADS: readonly Misread[] = [
   {
     name: 'attribute-as-member',
     why: 'A field or typedef with an attribute macro after its name (`struct atm_trafprm rxtp __ATM_API_ALIGN;`, `char name __flexarr;`, '
-      + '`typedef unsigned int t _GNUTLS_GCC_ATTR_DEPRECATED;`, X11\'s bit-field macro in `CARD32 length B32;`) is read as named after the '
-      + 'macro: the last word before the `;`, named as attribute macros are, after a word that is no type keyword.',
-    matches: ({ tag, lines }) => {
-      if ((tag.kind !== 'member' && tag.kind !== 'typedef') || !ATTRIBUTE_NAME.test(tag.name)) return false;
+      + '`typedef unsigned int t _GNUTLS_GCC_ATTR_DEPRECATED;`, X11\'s bit-field macro in `CARD32 length B32;`, `int b __tag1 __tag2;` where '
+      + 'the file says `#define __tag2 __attribute__((btf_decl_tag("tag2")))`) is read as named after the macro: the last word before the `;`, '
+      + 'named as attribute macros are or a macro the file defines as an attribute (every `#define` of it empty, an `__attribute__` or an '
+      + 'attribute word), after a word that is no type keyword.',
+    matches: ({ tag, lines, fileMacros }) => {
+      if ((tag.kind !== 'member' && tag.kind !== 'typedef') || !(ATTRIBUTE_NAME.test(tag.name) || (fileMacros.has(tag.name) && attributeMacro(lines, tag.name)))) return false;
       // The line and the one above (a declaration over two lines).
       const line = `${codeOf(lines[tag.line - 2] ?? '')} ${codeOf(lines[tag.line - 1] ?? '')}`;
       // A type, then the member's name, then the macro: two words before it, the type not a keyword's tag.
@@ -492,7 +494,145 @@ export const CTAGS_MISREADS: readonly Misread[] = [
     matches: ({ tag, lines }) => tag.kind === 'member' && ATTRIBUTE_NAME.test(tag.name)
       && new RegExp(`^\\}\\s*${escape(tag.name)}\\s*;`).test(codeOf(lines[tag.line - 1] ?? '')),
   },
+  {
+    name: 'macro-list-as-enumerator',
+    why: 'A macro that expands to a list of enumerators (`enum brcmf_feat_id {` / `BRCMF_FEAT_LIST` / `BRCMF_FEAT_LAST` / `};`) is read as an '
+      + 'enumerator named after it: an enumerator is followed by `,`, `=` or `}`, and this name by the next enumerator\'s.',
+    matches: ({ tag, lines }) => {
+      if (tag.kind !== 'enumerator') return false;
+      const line = codeOf(lines[tag.line - 1] ?? '');
+      const match = new RegExp(`(?<![\\w$])${escape(tag.name)}(?![\\w$])\\s*(.*)$`).exec(line);
+      if (!match) return false;
+      if (match[1]) return /^[A-Za-z_]/.test(match[1]);
+      // The name ends its line: the next line of code (comments skipped) starts with a name. A directive between them
+      // (`PeripheralClass` / `#else` / `AdapterClass,`) makes the name a branch's last enumerator: not this rule's.
+      for (let i = tag.line; i < lines.length && i < tag.line + 8; i++) {
+        const next = codeOf(lines[i]);
+        if (next && !next.startsWith('*') && !next.startsWith('/*')) return /^[A-Za-z_]/.test(next);
+      }
+      return false;
+    },
+  },
+  {
+    name: 'assembly-as-prototype',
+    why: 'Assembler in a header (arch/arc/include/asm/entry-arcv2.h\'s `.macro __SAVE_REGFILE_SOFT` ... `.endm`, for `__ASSEMBLY__`) is read '
+      + 'as C: its `;` comments (`ST2 gp, fp, PT_r26 ; gp (r26), fp (r27)`) give prototypes. Between `.macro` and `.endm` nothing is C.',
+    matches: ({ tag, lines }) => {
+      if (tag.kind !== 'function' && tag.kind !== 'prototype') return false;
+      for (let i = tag.line - 2; i >= 0 && i >= tag.line - 400; i--) {
+        const code = lines[i].trim();
+        if (/^\.endm\b/.test(code)) return false;
+        if (/^\.macro\b/.test(code)) return true;
+      }
+      return false;
+    },
+  },
+  {
+    name: 'attribute-call-above-declarator',
+    why: 'An annotation call ending the line above the function\'s name (`void __acquires(wait_entry)` / `iwl_init_notification_wait(...);`, '
+      + 'sparse\'s lock annotations) is read as the function: the name starting the next line, followed by its parameters, is the declarator; '
+      + 'the call is spelled as attribute macros are (`__` and a word) after a type.',
+    matches: ({ tag, lines }) => {
+      if ((tag.kind !== 'function' && tag.kind !== 'prototype') || !/^__[a-z]\w*$/.test(tag.name)) return false;
+      const line = codeOf(lines[tag.line - 1] ?? '');
+      const match = new RegExp(`^(.*\\w)\\s+${escape(tag.name)}\\s*\\(([^()]*)\\)$`).exec(line);
+      // Its arguments are no parameter list (`static void __lock_sock(struct sock *sk)` above `__releases(&sk->sk_lock.slock)` is the function).
+      return !!match && !/[;{}=(]/.test(match[1]) && !parameterLike(match[2]) && /^\s*[A-Za-z_]\w*\s*\(/.test(lines[tag.line] ?? '');
+    },
+  },
+  {
+    name: 'extern-as-typedef',
+    why: 'After a function typedef (`typedef struct mtd_info *cfi_cmdset_fn_t(struct map_info *, int);`, `typedef enum probes_insn (kprobe_decode_insn_t)(...);`) '
+      + 'ctags reads a later `extern` declaration (`extern cfi_cmdset_fn_t cfi_cmdset_0001;`) as a typedef: a statement starting with `extern` and '
+      + 'holding no `typedef` declares no type.',
+    matches: ({ tag, lines }) => {
+      if (tag.kind !== 'typedef') return false;
+      const line = codeOf(lines[tag.line - 1] ?? '');
+      return /^extern\b/.test(line) && !/\btypedef\b/.test(line) && [';', '{', '}', ''].includes(codeEndAbove(lines, tag.line - 1));
+    },
+  },
+  {
+    name: 'requires-type-as-member',
+    why: 'A type requirement of a C++20 requires-expression (`requires { typename _Tp::difference_type; }`, `typename _Iter::value_type;` in a '
+      + 'concept\'s body) is read as a member of the template parameter: the qualified name stands after `typename` with no declarator after '
+      + 'it, so it declares nothing.',
+    matches: ({ tag, lines }) => tag.kind === 'member'
+      && new RegExp(`\\btypename\\s+[\\w:<>,\\s&*]*::\\s*${escape(tag.name)}\\s*[;}]`).test(codeOf(lines[tag.line - 1] ?? '')),
+  },
+  {
+    name: 'requirement-as-prototype',
+    why: 'A simple requirement of a C++20 requires-expression (`requires(_Tp& __t) { ranges::begin(__t); }`, `__b.resize(__s);`) is read as a '
+      + 'prototype: inside a requires-expression\'s braces every statement is an expression to check, none a declaration.',
+    matches: ({ tag, lines }) => (tag.kind === 'function' || tag.kind === 'prototype') && insideRequiresBody(lines, tag),
+  },
+  {
+    name: 'template-argument-as-enumerator',
+    why: 'A template argument in an enumerator\'s value (`null_update = is_same<__node_u, __nnode_u>::value` in pb_ds\' node_metadata_selector.hpp) '
+      + 'is read as one more enumerator: ctags parts the value at the comma inside the `<...>`.',
+    matches: ({ tag, lines }) => tag.kind === 'enumerator'
+      && new RegExp(`=[^;{}=]*<[^<>;{}]*,\\s*${escape(tag.name)}\\s*[,>]`).test(codeOf(lines[tag.line - 1] ?? '')),
+  },
+  {
+    name: 'keyword-typedef-as-type',
+    why: 'A C typedef of a type C++ has as a keyword (`typedef __uint_least16_t char16_t;` in uchar.h, for C only) is read, as C++, as a typedef '
+      + 'named after its type: the name is the keyword that ends it.',
+    matches: ({ tag, lines }) => tag.kind === 'typedef'
+      && new RegExp(`^typedef\\s+${escape(tag.name)}\\s+(char8_t|char16_t|char32_t|wchar_t|bool)\\s*;`).test(codeOf(lines[tag.line - 1] ?? '')),
+  },
+  {
+    name: 'cpp-method-read-as-c',
+    why: 'A C++ method in a header the tree reads as C (scripts/gcc-plugins/gcc-generate-*-pass.h, included by the plugins\' .c sources, '
+      + 'which the kernel builds as C++) is read by ctags, forced to C, as a function without a scope: `virtual bool gate(function *) { ... }` '
+      + 'in a class body. `virtual` is no C word; no C reading of the line declares a function.',
+    matches: ({ tag, lines }) => (tag.kind === 'function' || tag.kind === 'prototype') && !tag.scope && /^virtual\s/.test(codeOf(lines[tag.line - 1] ?? '')),
+  },
 ];
+
+/** Whether the tag's name stands inside the braces of a requires-expression (`requires (T t) {` ... `}`), read up to 60 lines back. */
+function insideRequiresBody(lines: string[], tag: Tag): boolean {
+  const line = lines[tag.line - 1] ?? '';
+  const at = nameAt(line, tag.name);
+  if (at < 0) return false;
+  let depth = 0;
+  for (let i = tag.line - 1; i >= 0 && i >= tag.line - 60; i--) {
+    const code = codeOf(i === tag.line - 1 ? line.slice(0, at) : lines[i]);
+    for (let j = code.length - 1; j >= 0; j--) {
+      if (code[j] === '}') depth++;
+      else if (code[j] === '{' && depth-- === 0) {
+        // The open brace: what stands before it (on its line, or the line above) is `requires` and a parameter list, or `requires` alone.
+        const before = `${i > 0 ? codeOf(lines[i - 1]) : ''} ${code.slice(0, j)}`;
+        return /\brequires\s*(\([^;{}]*\))?\s*$/.test(before);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * Every `#define` of `name` in the file makes an attribute: empty, an `__attribute__((...))`, or a word named as attribute macros are
+ * (`#define __module_layout_align ____cacheline_aligned`); not `#define __hc32 __le32` (a type) or `#define ulpContext un.ulpWord[4]`.
+ */
+function attributeMacro(lines: string[], name: string): boolean {
+  const define = new RegExp(`^\\s*#\\s*define\\s+${escape(name)}(?![\\w$(])(.*)$`);
+  let found = false;
+  for (const line of lines) {
+    if (!line.includes(name)) continue;
+    const match = define.exec(line);
+    if (!match) continue;
+    found = true;
+    const value = codeOf(match[1]).replace(/\\$/, '').trim();
+    if (value && !value.startsWith('__attribute__') && !(/^\w+$/.test(value) && ATTRIBUTE_NAME.test(value))) return false;
+  }
+  return found;
+}
+
+/** A parameter list is empty, `void`, or holds a pointer or two words in a row; an attribute's arguments do not. */
+function parameterLike(args: string): boolean {
+  return !args.trim() || /\.\.\.|\*|\b\w+\s+\w+\b|\b(void|int|char|short|long|unsigned|signed|float|double|bool|_Bool|struct|union|enum|const)\b/
+    .test(args.replace(/sizeof\s*\([^)]*\)/g, 'x'));
+}
+
+const STORAGE_WORDS = /^((static|extern|inline|const|volatile|register|__inline|__inline__|thread_local|_Thread_local|__thread)\s+)+$/;
 
 const ENUM_TYPED_VARIABLE = /\benum\s+[A-Za-z_]\w*\s+(?:const\s+)?(?:\*\s*)*([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*((?:__\w+\s*)*)=/g;
 const enumVariablesOf = new WeakMap<string[], Set<string>>();

@@ -14,9 +14,9 @@ function rule(name: string): Misread {
 }
 
 /** Whether `misread` sets aside a tag of that kind and name at that line (1-based) of `source`. */
-function setsAside(misread: Misread, source: string, tag: Omit<Tag, 'path'>): boolean {
+function setsAside(misread: Misread, source: string, tag: Omit<Tag, 'path'>, fileMacros: ReadonlySet<string> = new Set()): boolean {
   const lines = source.split('\n');
-  return misread.matches({ tag: { path: 'x.c', ...tag }, lines, fileMacros: new Set() });
+  return misread.matches({ tag: { path: 'x.c', ...tag }, lines, fileMacros });
 }
 
 t.test('enum-typed-variable-as-enum', async (t) => {
@@ -197,4 +197,187 @@ t.test('attribute-call-as-prototype: after an attribute call', async (t) => {
   // arch/powerpc/mm/pgtable.c
   const source = 'pgd_t swapper_pg_dir[MAX_PTRS_PER_PGD] __section(".bss..page_aligned") __aligned(PGD_ALIGN);';
   t.ok(setsAside(misread, source, { name: '__aligned', line: 1, kind: 'prototype' }));
+});
+
+t.test('untyped-call-as-function: storage words alone on the line above', async (t) => {
+  const misread = rule('untyped-call-as-function');
+  // net/rds/page.c
+  const source = ['};', '', 'static', 'DEFINE_PER_CPU_SHARED_ALIGNED(struct rds_page_remainder, rds_page_remainders);', 'static int', 'rds_page_copy(int a);'].join('\n');
+  t.ok(setsAside(misread, source, { name: 'DEFINE_PER_CPU_SHARED_ALIGNED', line: 4, kind: 'prototype' }));
+  t.notOk(setsAside(misread, source, { name: 'rds_page_copy', line: 6, kind: 'prototype' }), 'a prototype whose type is on the line above stays');
+});
+
+t.test('macro-list-as-enumerator', async (t) => {
+  const misread = rule('macro-list-as-enumerator');
+  // drivers/net/wireless/broadcom/brcm80211/brcmfmac/feature.h, drivers/gpu/drm/amd/pm/swsmu/inc/smu_types.h
+  const source = [
+    'enum brcmf_feat_id {',
+    '\tBRCMF_FEAT_LIST',
+    '\tBRCMF_FEAT_LAST',
+    '};',
+    'enum smu_message_type {',
+    '\tSMU_MESSAGE_TYPES /* all of them */',
+    '\tSMU_MSG_MAX_COUNT,',
+    '\tA = 1, B,',
+    '\tC',
+    '};',
+    '#ifndef _NT_PROM',
+    '\tPeripheralClass',
+    '#else',
+    '\tAdapterClass,',
+  ].join('\n');
+  t.ok(setsAside(misread, source, { name: 'BRCMF_FEAT_LIST', line: 2, kind: 'enumerator', scope: 'brcmf_feat_id' }));
+  t.ok(setsAside(misread, source, { name: 'SMU_MESSAGE_TYPES', line: 6, kind: 'enumerator', scope: 'smu_message_type' }), 'with a comment after it');
+  for (const [name, line] of [['BRCMF_FEAT_LAST', 3], ['SMU_MSG_MAX_COUNT', 7], ['A', 8], ['B', 8], ['C', 9], ['PeripheralClass', 12]] as const) {
+    t.notOk(setsAside(misread, source, { name, line, kind: 'enumerator' }), `${name} stays`);
+  }
+});
+
+t.test('assembly-as-prototype', async (t) => {
+  const misread = rule('assembly-as-prototype');
+  // arch/arc/include/asm/entry-arcv2.h
+  const source = [
+    '#ifdef __ASSEMBLY__',
+    '.macro __SAVE_REGFILE_SOFT',
+    '',
+    '\tST2\tgp, fp, PT_r26\t\t; gp (r26), fp (r27)',
+    '.endm',
+    '#else',
+    'int gp(int r26);',
+    '#endif',
+  ].join('\n');
+  t.ok(setsAside(misread, source, { name: 'gp', line: 4, kind: 'prototype' }));
+  t.notOk(setsAside(misread, source, { name: 'gp', line: 7, kind: 'prototype' }), 'a prototype after .endm stays');
+});
+
+t.test('attribute-call-above-declarator', async (t) => {
+  const misread = rule('attribute-call-above-declarator');
+  // drivers/net/wireless/intel/iwlwifi/fw/notif-wait.h
+  const source = [
+    'void __acquires(wait_entry)',
+    'iwl_init_notification_wait(struct iwl_notif_wait_data *notif_data,',
+    '\t\t\t   void *fn_data);',
+    'int __must_check __releases(wait_entry)',
+    'iwl_wait_notification(struct iwl_notif_wait_data *notif_data);',
+    'static void __exit_thing(int a)',
+    '{',
+    'static void __lock_sock(struct sock *sk)',
+    '\t__releases(&sk->sk_lock.slock)',
+  ].join('\n');
+  t.ok(setsAside(misread, source, { name: '__acquires', line: 1, kind: 'prototype' }));
+  t.ok(setsAside(misread, source, { name: '__releases', line: 4, kind: 'prototype' }), 'after another attribute word');
+  t.notOk(setsAside(misread, source, { name: '__exit_thing', line: 6, kind: 'function' }), 'a function whose body opens on the next line stays');
+  t.notOk(setsAside(misread, source, { name: '__lock_sock', line: 8, kind: 'function' }), 'a function whose parameter list ends its line, annotations below, stays (net/core/sock.c)');
+});
+
+t.test('extern-as-typedef', async (t) => {
+  const misread = rule('extern-as-typedef');
+  // drivers/mtd/chips/gen_probe.c, arch/arm/probes/kprobes/core.h
+  const source = [
+    'typedef struct mtd_info *cfi_cmdset_fn_t(struct map_info *, int);',
+    '',
+    'extern cfi_cmdset_fn_t cfi_cmdset_0001;',
+    'extern const union decode_action kprobes_t32_actions[];',
+    'typedef int real_t;',
+  ].join('\n');
+  t.ok(setsAside(misread, source, { name: 'cfi_cmdset_0001', line: 3, kind: 'typedef' }));
+  t.ok(setsAside(misread, source, { name: 'kprobes_t32_actions', line: 4, kind: 'typedef' }));
+  t.notOk(setsAside(misread, source, { name: 'cfi_cmdset_fn_t', line: 1, kind: 'typedef' }), 'the typedef itself stays');
+  t.notOk(setsAside(misread, source, { name: 'real_t', line: 5, kind: 'typedef' }));
+});
+
+t.test('cpp-method-read-as-c', async (t) => {
+  const misread = rule('cpp-method-read-as-c');
+  // scripts/gcc-plugins/gcc-generate-gimple-pass.h
+  const source = [
+    'class _PASS_NAME_PASS : public gimple_opt_pass {',
+    'public:',
+    '\tvirtual bool gate(function *) { return _GATE(); }',
+    '};',
+    'opt_pass *make_pass(void)',
+  ].join('\n');
+  t.ok(setsAside(misread, source, { name: 'gate', line: 3, kind: 'function' }), 'read as C: no scope');
+  t.notOk(setsAside(misread, source, { name: 'gate', line: 3, kind: 'function', scope: '_PASS_NAME_PASS' }), 'read as C++, in its class: stays');
+  t.notOk(setsAside(misread, source, { name: 'make_pass', line: 5, kind: 'function' }));
+});
+
+t.test('attribute-as-member: a macro of the file after the member', async (t) => {
+  const misread = rule('attribute-as-member');
+  // tools/testing/selftests/bpf/progs/test_btf_decl_tag.c
+  const source = [
+    '#define __tag2 __attribute__((btf_decl_tag("tag2")))',
+    'struct key_t {',
+    '\tint b __tag1 __tag2;',
+    '\ttime_t st_atime;',
+    '} __tag1 __tag2;',
+    'typedef struct {',
+    '\tint a;',
+    '} value_t __tag1 __tag2;',
+  ].join('\n');
+  const macros = new Set(['__tag1', '__tag2', 'st_atime', '__hc32']);
+  // drivers/usb/host/uhci-hcd.h: a typedef the file also defines as a macro of a type in another branch.
+  const hc = ['#ifdef CONFIG_BIG_ENDIAN', '#define __hc32 __le32', '#else', 'typedef __u32 __bitwise __hc32;', '#endif'].join('\n');
+  t.notOk(setsAside(misread, hc, { name: '__hc32', line: 4, kind: 'typedef' }, macros), 'a macro of the file that makes a type, not an attribute: the typedef stays');
+  t.ok(setsAside(misread, source, { name: '__tag2', line: 3, kind: 'member', scope: 'key_t' }, macros));
+  t.ok(setsAside(misread, source, { name: '__tag2', line: 8, kind: 'typedef' }, macros), 'after a typedef\'s name');
+  t.notOk(setsAside(misread, source, { name: '__tag2', line: 3, kind: 'member', scope: 'key_t' }), 'not a macro of the file, nor named as attributes are: stays');
+  t.notOk(setsAside(misread, source, { name: 'st_atime', line: 4, kind: 'member', scope: 'key_t' }, macros), 'a member a macro of the same name aliases stays');
+});
+
+t.test('requires-type-as-member', async (t) => {
+  const misread = rule('requires-type-as-member');
+  // c++/12/bits/iterator_concepts.h, c++/12/experimental/bits/net.h
+  const source = [
+    '  template<typename _Tp> requires requires { typename _Tp::difference_type; }',
+    '    struct incrementable_traits<_Tp>',
+    '    { using difference_type = typename _Tp::difference_type; };',
+    '      concept __iter_with_nested_types = requires {',
+    '\ttypename _Iter::iterator_category;',
+    '\ttypename incrementable_traits<_Iter>::difference_type;',
+    '      };',
+    '    typename _Tp::type member_;',
+  ].join('\n');
+  t.ok(setsAside(misread, source, { name: 'difference_type', line: 1, kind: 'member', scope: 'std::_Tp' }), 'in a requires-clause on the template head');
+  t.ok(setsAside(misread, source, { name: 'iterator_category', line: 5, kind: 'member', scope: 'std::__detail::_Iter' }), 'in a concept\'s requires-expression');
+  t.ok(setsAside(misread, source, { name: 'difference_type', line: 6, kind: 'member', scope: 'std::__detail::incrementable_traits<_Iter>' }), 'after a template-id');
+  t.notOk(setsAside(misread, source, { name: 'member_', line: 8, kind: 'member' }), 'a member whose type is a typename-qualified name stays');
+});
+
+t.test('requirement-as-prototype', async (t) => {
+  const misread = rule('requirement-as-prototype');
+  // c++/12/bits/ranges_base.h, c++/12/bits/iterator_concepts.h, c++/12/experimental/bits/net.h
+  const source = [
+    '  template<typename _Tp>',
+    '    concept range = requires(_Tp& __t)',
+    '      {',
+    '\tranges::begin(__t);',
+    '\t{ __b.size() } -> same_as<size_t>;',
+    '\t__b.resize(__s);',
+    '      };',
+    '      && requires(_Tp&& __t) { iter_move(static_cast<_Tp&&>(__t)); };',
+    '  struct S {',
+    '    void begin(int);',
+    '  };',
+  ].join('\n');
+  t.ok(setsAside(misread, source, { name: 'begin', line: 4, kind: 'prototype', scope: 'std::ranges' }), 'a qualified call in a concept\'s requires-expression');
+  t.ok(setsAside(misread, source, { name: 'resize', line: 6, kind: 'prototype' }), 'after a compound requirement');
+  t.ok(setsAside(misread, source, { name: 'iter_move', line: 8, kind: 'prototype' }), 'on the requires line itself');
+  t.notOk(setsAside(misread, source, { name: 'begin', line: 10, kind: 'prototype', scope: 'S' }), 'a member prototype in a class stays');
+});
+
+t.test('template-argument-as-enumerator', async (t) => {
+  const misread = rule('template-argument-as-enumerator');
+  // c++/12/ext/pb_ds/detail/tree_policy/node_metadata_selector.hpp
+  const source = ['      enum', '\t{', '\t  null_update = is_same<__node_u, __nnode_u>::value', '\t};', 'enum { A = 1, B, C };'].join('\n');
+  t.ok(setsAside(misread, source, { name: '__nnode_u', line: 3, kind: 'enumerator' }));
+  t.notOk(setsAside(misread, source, { name: 'null_update', line: 3, kind: 'enumerator' }), 'the enumerator itself stays');
+  t.notOk(setsAside(misread, source, { name: 'B', line: 5, kind: 'enumerator' }), 'enumerators after a plain value stay');
+});
+
+t.test('keyword-typedef-as-type', async (t) => {
+  const misread = rule('keyword-typedef-as-type');
+  // uchar.h
+  const source = ['#ifndef __USE_ISOCXX11', 'typedef __uint_least16_t char16_t;', '#endif', 'typedef __uint_least16_t my16_t;'].join('\n');
+  t.ok(setsAside(misread, source, { name: '__uint_least16_t', line: 2, kind: 'typedef' }));
+  t.notOk(setsAside(misread, source, { name: 'my16_t', line: 4, kind: 'typedef' }));
 });
