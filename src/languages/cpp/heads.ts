@@ -355,7 +355,7 @@ export function declarationHeadCuts(source: string): Range[] {
 const LEXING = { rawStrings: 'delimited' as const, directives: true };
 
 /** The words that make a function body worth reading (a local type can be declared in it), as bodies.ts keeps them. */
-const LOCAL_TYPE_WORDS = ['class', 'struct', 'union', 'enum'];
+const LOCAL_TYPE_WORDS = ['class', 'struct', 'union', 'enum', 'typedef', 'using'];
 
 /** Only macro words (`ACPI_OBJECT_COMMON_HEADER`, `__BITFIELD_FIELD`), each alone or called: no member a compiler reads before expanding them. */
 function macroMembers(head: Item[]): boolean {
@@ -372,12 +372,14 @@ function macroMembers(head: Item[]): boolean {
 /** A head ending in a parameter list, without a type word: a function's (`int f(void) {`, `X::X() : a(1) {`). */
 function functionBody(head: Item[]): boolean {
   let paren = false;
-  for (const item of head) {
+  for (let k = afterTemplateHeads(head); k < head.length; k++) {
+    const item = head[k];
     if (isGroup(item)) {
       if (item.open === '(') paren = true;
     } else if (item.type === 'word' && (TAGS.has(item.text) || item.text === 'namespace')) {
       return false;
-    } else if (item.type === 'punct' && item.text === '=') {
+    } else if (item.type === 'punct' && item.text === '=' && !isWord(head[k - 1], 'operator')) {
+      // (`operator=(const X& other) {` is a function's head.)
       return false;
     }
   }
@@ -425,6 +427,36 @@ function punctuation(source: string, i: number): string {
   return c;
 }
 
+/**
+ * Where the declaration after a head's `template <...>` heads starts (0 when it has none, or one is not closed): a default
+ * in one (`template <typename U, typename V = int>`, `std::enable_if_t<...> = nullptr>`) is no initializer of the declaration.
+ */
+function afterTemplateHeads(head: Item[]): number {
+  let from = 0;
+  while (isWord(head[from], 'template') && isPunct(head[from + 1], '<')) {
+    const close = templateHeadEnd(head, from + 1);
+    if (close < 0) return 0;
+    from = close + 1;
+  }
+  return from;
+}
+
+/** The `>` closing a template head's `<` at `open` (defaults with `=` inside); -1 when a `;` or a brace comes first. */
+function templateHeadEnd(items: Item[], open: number): number {
+  let depth = 0;
+  for (let i = open; i < items.length; i++) {
+    const item = items[i];
+    if (isPunct(item, '<')) depth++;
+    else if (isPunct(item, '>')) {
+      if (--depth === 0) return i;
+    } else if (isPunct(item, '>>')) {
+      depth -= 2;
+      if (depth <= 0) return depth === 0 ? i : -1;
+    } else if (isPunct(item, ';') || (isGroup(item) && item.open === '{')) return -1;
+  }
+  return -1;
+}
+
 /** A `{` that opens an initializer or a member initializer, not a body: after `=`, `return`, or a word in a constructor's initializer list. */
 function initializerBrace(head: Item[]): boolean {
   if (!head.length) return false;
@@ -432,7 +464,8 @@ function initializerBrace(head: Item[]): boolean {
   if (isPunct(last, '=') || isPunct(last, ',')) return true;
   const first = head[0];
   if (isWord(first) && (first.text === 'return' || first.text === 'co_return' || first.text === 'throw')) return true;
-  if (head.some((item) => isPunct(item, '='))) return true;
+  const declaration = afterTemplateHeads(head);
+  if (head.some((item, k) => k >= declaration && isPunct(item, '=') && !isWord(head[k - 1], 'operator'))) return true;
   // `X::X() : a_{1}, b_{2} {`: a brace right after a word, once a `:` followed a parameter list.
   if (isWord(last) || isPunct(last, '>')) {
     for (let k = 1; k < head.length; k++) if (isPunct(head[k], ':') && isGroup(head[k - 1])) return true;
@@ -533,6 +566,25 @@ function readUnits(items: Item[], from: number, cuts: Range[], record: { end: nu
     const next = items[i + 1];
     // A C++20 requires-clause ends the declarator: what follows is an expression.
     if (word === 'requires') break;
+    // `V8_INLINE BasicMember& operator=(const BasicMember& other) {`: an operator's name (its symbol, `()`, `[]`, or a
+    // conversion's type) and its parameter list are one declarator, as `name(...)` is.
+    // (In C, `operator` is a name like any other: without a parameter list after it, it is read as one.)
+    if (word === 'operator') {
+      let j = i + 1;
+      const symbol = items[j];
+      if (isGroup(symbol) && symbol.open === '(' && symbol.items.length === 0 && isGroup(items[j + 1])) j++;
+      else while (j < items.length && j <= i + 8 && !isPunct(items[j], ';') && !isPunct(items[j], ',')) {
+        const at = items[j];
+        if (isGroup(at) && at.open !== '[') break;
+        j++;
+      }
+      const list = items[j];
+      if (j > i + 1 && isGroup(list) && list.open === '(') {
+        units.push({ kind: 'word', start: item.start, end: list.end, text: word, call: list });
+        i = j;
+        continue;
+      }
+    }
     // GCC's spellings of `volatile` and `const` (`__volatile__ __u32 p_csr;`): qualifiers neither grammar knows, read as a type.
     if (GNU_QUALIFIERS.has(word) && !(isGroup(next) && next.open === '(')) {
       cuts.push([item.start, item.end]);
@@ -780,9 +832,9 @@ function analyzeHead(items: Item[], terminator: string, continuation: Continuati
     cuts.push([items[0].start, items[0].end]);
     return;
   }
-  // `template <...>` heads and `extern "C"` prefixes.
+  // `template <...>` heads (defaults in them too) and `extern "C"` prefixes.
   while (isWord(items[from], 'template') && isPunct(items[from + 1], '<')) {
-    const close = matchingAngle(items, from + 1);
+    const close = templateHeadEnd(items, from + 1);
     if (close < 0) return;
     from = close + 1;
   }
@@ -858,7 +910,9 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
       // `~X() _NOTHROW _TXN_SAFE;`: a parameter list of its own followed by words only is the declarator.
       const ownList = paramsLike(unit.call) && !/^[A-Z0-9_]+$/.test(unit.text);
       const declaration = units.slice(i + 1).some((next) => next.kind === 'type' || next.kind === 'tag' || next.call !== null);
-      if (words >= 2 && (declaration || !ownList)) {
+      // A call holding a string or a number (`V8_CLANG_NO_SANITIZE("cfi-unrelated-cast") T* Get() const {`) stands for no type:
+      // one word after it is enough.
+      if ((words >= 2 || (words >= 1 && valueArguments(unit.call))) && (declaration || !ownList)) {
         cut(unit);
         continue;
       }

@@ -10,7 +10,7 @@
  * counts for nothing. What the rules leave, heads.ts reads declaration by declaration: a word or call that
  * no place in a declaration fits (`void __init f(void)`, `int size __aligned(8);`) is blanked by shape.
  */
-import { directiveEnd, lexSpans, literalAt, matchingBrace, mayStartLiteral, type CLexOptions } from '../../syntax/c-lexer.js';
+import { directiveEnd, isIdentPart, isIdentStart, lexSpans, literalAt, matchingBrace, mayStartLiteral, type CLexOptions } from '../../syntax/c-lexer.js';
 import { declarationHeadCuts } from './heads.js';
 
 type Range = [number, number];
@@ -64,12 +64,20 @@ export const RULES: readonly MacroRule[] = [
       const open = match.index + match[0].length - 1;
       const close = matchingParen(source, open);
       if (close < 0 || continuesMacro(source, match.index)) return [];
+      // A deprecation macro around a whole declaration and its message: the deprecation-wrapper rule's.
+      if (match[0].includes('DEPRECATED') && deprecationWrapper(source, match.index, open).length) return [];
+      // After `PB_DS_CLASS_C_DEC::` on the line above, the call is the qualified name's last part: an out-of-line
+      // constructor a macro names (`PB_DS_GP_HASH_NAME()` / `: base(...)` in pb_ds' constructor_destructor_fn_imps.hpp).
+      if (/::[ \t]*\r?\n[ \t]*$/.test(source.slice(Math.max(0, match.index - 8), match.index + match[0].length - match[0].trimStart().length))) return [];
       const rest = restOfLine(source, close + 1).trim();
       const after = rest.replace(/^;/, '').trim();
       if (after && !after.startsWith('//')) return [];
       // `PR_EXTERN(PRUint32)` above `PL_strlen(const char *s);`: the macro stands for the return type of the
       // declarator on the next line (heads.ts reads it so); blanked, the function would have no type.
       if (!rest.startsWith(';') && /\S/.test(source.slice(open + 1, close)) && /^[ \t]*[A-Za-z_]\w*[ \t]*\(.*(\)[ \t]*[;{]|,)[ \t]*(\/[/*].*)?\r?$/.test(nextLine(source, close))) return [];
+      // The name alone on the next line, its parameter list opening the line after (`PR_EXTERN(char *)` / `PL_Base64Decode` / `(`, nspr/plbase64.h).
+      if (!rest.startsWith(';') && /\S/.test(source.slice(open + 1, close)) && /^[ \t]*[A-Za-z_]\w*[ \t]*\r?$/.test(nextLine(source, close))
+        && /^[ \t]*\(/.test(nextLine(source, source.indexOf('\n', close + 1) + 1))) return [];
       // `TEST(A, B) {` is a function-like macro with a body: keep it, unless it follows a declarator
       // (`X()` then `_GLIBCXX_NOEXCEPT_IF(...)` then `{`).
       if (nextCodeChar(source, close + 1) === '{' && !afterDeclarator(source, match.index)) return [];
@@ -87,12 +95,34 @@ export const RULES: readonly MacroRule[] = [
   },
   {
     name: 'namespace-attribute',
-    why: 'A visibility macro after a namespace name (`namespace std _GLIBCXX_VISIBILITY(default)`) hides the namespace body.',
-    pattern: /\bnamespace\s+[\w:]+\s+(_?[A-Z][A-Z0-9_]*\s*\()/g,
+    why: 'A visibility macro or GNU attribute after a namespace name (`namespace std _GLIBCXX_VISIBILITY(default)`, '
+      + '`inline namespace __cxx11 __attribute__((__abi_tag__ ("cxx11"))) { }`) hides the namespace body.',
+    pattern: /\bnamespace\s+[\w:]+\s+(_?[A-Z][A-Z0-9_]*\s*\(|__attribute__\s*\()/g,
     blank(match, source) {
       const start = match.index + match[0].length - match[1].length;
       const close = matchingParen(source, match.index + match[0].length - 1);
       return close > 0 ? [[start, close + 1]] : [];
+    },
+  },
+  {
+    name: 'inline-namespace-macro',
+    why: 'An inline namespace a macro opens (`inline _GLIBCXX_BEGIN_NAMESPACE_VERSION` alone on its line, in c++config.h) leaves `inline` before '
+      + 'the next declaration (`inline namespace literals {`): the line goes, as a lone macro word would (its closing macro goes as one).',
+    pattern: /^[ \t]*inline[ \t]+_*[A-Z][A-Z0-9_]*NAMESPACE[A-Z0-9_]*[ \t]*(?:\/\/.*)?\r?$/gm,
+    needs: ['NAMESPACE'],
+    blank(match, source) {
+      return continuesMacro(source, match.index) ? [] : [[match.index, match.index + match[0].replace(/\/\/.*$/, '').replace(/\r$/, '').length]];
+    },
+  },
+  {
+    name: 'lone-extension',
+    why: 'GCC\'s `__extension__` alone on its line above a macro call (c++/12/bits/functional_hash.h\'s `__extension__` / `_Cxx_hashtable_define_trivial_hash(__GLIBCXX_TYPE_INT_N_0)`) '
+      + 'only silences pedantic warnings; the grammar takes it for a qualifier of what follows, and a run of them joins macro calls into one '
+      + 'declaration that swallows the next type.',
+    pattern: /^[ \t]*(__extension__)[ \t]*\r?\n(?=[ \t]*[A-Za-z_]\w*[ \t]*\()/gm,
+    needs: ['__extension__'],
+    blank(match, source) {
+      return continuesMacro(source, match.index) ? [] : [trailingGroup(match, match[0].indexOf(match[1]))];
     },
   },
   {
@@ -154,6 +184,9 @@ export const RULES: readonly MacroRule[] = [
       const start = match.index + match[0].length - match[1].length;
       const close = matchingParen(source, match.index + match[0].length - 1);
       if (close < 0) return [];
+      // A parameter list of its own (a pointer, a reference, or a type and a name): the function itself, after a macro
+      // standing for its type (`NSPR_API(void)        PR_FD_ZERO(PR_fd_set *set);` in nspr/obsolete/probslet.h).
+      if (/[*&]|[A-Za-z_]\w*\s+[A-Za-z_]\w*/.test(source.slice(match.index + match[0].length, close))) return [];
       const next = nextCodeChar(source, close + 1);
       return next === '{' || next === ';' || next === ':' || next === '=' ? [[start, close + 1]] : [];
     },
@@ -188,9 +221,10 @@ export const RULES: readonly MacroRule[] = [
   },
   {
     name: 'empty-define-trailing-space',
-    why: 'A `#define` without a value but with spaces after its name or parameters (`#define PKP(a,b) `) takes the next line\'s code '
-      + 'for its value in the grammar (a function\'s closing `}` among it): the line goes; its macro is read from the text (macrosFromText).',
-    pattern: /^[ \t]*#[ \t]*define[ \t]+[A-Za-z_$][\w$]*(?:\([^()\n]*\))?[ \t]+\r?$/gm,
+    why: 'A `#define` without a value but with spaces after its name or parameters (`#define PKP(a,b) `), or with only a backslash '
+      + 'going on to a blank line (`#define TIME(A, STR) \\` above an empty line), takes the next line\'s code for its value in the grammar '
+      + '(a function\'s closing `}`, or `int main(void)`): the line goes; its macro is read from the text (macrosFromText).',
+    pattern: /^[ \t]*#[ \t]*define[ \t]+[A-Za-z_$][\w$]*(?:\([^()\n]*\))?(?:[ \t]+|[ \t]*\\\r?\n[ \t]*)\r?$/gm,
     needs: ['define'],
     blank(match) {
       return [[match.index, match.index + match[0].replace(/\r$/, '').length]];
@@ -231,6 +265,38 @@ export const RULES: readonly MacroRule[] = [
     },
   },
   {
+    name: 'pointer-to-member-return',
+    why: 'A function returning a pointer to member (`static GlobalListType Module::*getSublistAccess(GlobalVariable*) {` in LLVM\'s '
+      + 'IR/Module.h) is no declarator the grammar takes: it loses the class\'s members after it. The `Module::*` goes; the function stays, '
+      + 'its type the member\'s.',
+    pattern: /[\w>*&][ \t]+((?:[A-Za-z_]\w*(?:<[^<>;{}()]*>)?[ \t]*::[ \t]*)+\*)[ \t]*[A-Za-z_]\w*[ \t]*\(/g,
+    needs: ['::*'],
+    blank(match, source) {
+      return isDirectiveLine(source, match.index) ? [] : [trailingGroup(match, match[0].indexOf(match[1]))];
+    },
+  },
+  {
+    name: 'unnamed-pointer-template-parameter',
+    why: 'An unnamed pointer template parameter with a default, ending the template head (`template <typename U, std::enable_if_t<IsDecayedSameV<T, U>>* = nullptr>` '
+      + 'in node/cppgc/member.h), is no parameter the grammar takes: the declaration after it is lost. The `*` goes (a parameter of the type itself).',
+    pattern: />[ \t]*(\*)[ \t]*=[ \t]*nullptr[ \t]*>/g,
+    needs: ['nullptr'],
+    blank(match) {
+      const start = match.index + match[0].indexOf('*');
+      return [[start, start + 1]];
+    },
+  },
+  {
+    name: 'deprecation-wrapper',
+    why: 'A deprecation macro wrapping a whole declaration and its message (`LLVM_ATTRIBUTE_DEPRECATED(void insertEdge(BasicBlock *From, BasicBlock *To),` / '
+      + '`"Use applyUpdates() instead.");` in LLVM\'s DomTreeUpdater.h) reads as a call: the macro\'s name, its parentheses and the message go, the declaration stays.',
+    pattern: /\b_*[A-Z][A-Z0-9_]*DEPRECATED[A-Z0-9_]*[ \t]*\(/g,
+    needs: ['DEPRECATED'],
+    blank(match, source) {
+      return isDirectiveLine(source, match.index) ? [] : deprecationWrapper(source, match.index, match.index + match[0].length - 1);
+    },
+  },
+  {
     name: 'export-word',
     why: 'Export/visibility macros written before a return type or class name (`GTEST_API_ int f();`, `FOO_EXPORT`, `BAR_DLL`) read as a type.',
     pattern: /\b[A-Z][A-Z0-9_]*_(?:API|EXPORT|EXPORTS|DLL|DLLEXPORT)_?\b/g,
@@ -255,11 +321,97 @@ export function blankCppMacros(source: string): string {
   }
   // Not a pattern: `#if` branches are matched up with a stack (see unbalancedBranches).
   cuts.push(...unbalancedBranches(source));
+  cuts.push(...bracedArguments(source));
   cuts.push(...commentsInDirectives(source));
   const blanked = cuts.length ? blankRanges(source, cuts) : source;
   // Then declaration heads, read by shape on what the rules left (heads.ts): macro words and calls no declaration has room for.
   const heads = declarationHeadCuts(blanked);
   return heads.length ? blankRanges(blanked, heads) : blanked;
+}
+
+/** Words a `(` follows that call nothing: what is in their parentheses is an expression or a statement (`({ ... })`). */
+const NOT_CALLS = new Set(['if', 'while', 'for', 'switch', 'return', 'sizeof', 'typeof', '__typeof__', '__typeof', 'alignof', '_Alignof', '__alignof__', 'decltype', 'case', '_Generic', 'do', 'else']);
+
+/**
+ * A braced list as a whole argument of a call after its first (`PRESENT_ENTRY_HID("INT0002", "1", ATOM_AIRMONT, {})`,
+ * a macro's `{ DMI_MATCH(...), ... }` in drivers/acpi/x86/utils.c's table) is no expression to C's grammar, which loses
+ * the rest of the file after it (C++'s takes it, and loses nothing when it goes): the list goes, with the comma that
+ * parts it from its neighbour. Braces in the parentheses of what calls nothing (`for`, `sizeof`, GNU C's statement
+ * expressions) stay, and so does a first argument (`_GLIBCXX20_INIT({})` after a member's name is an attribute's value
+ * to the declaration heads); directive lines count for nothing.
+ */
+function bracedArguments(source: string): Range[] {
+  if (!/,\s*\{/.test(source)) return [];
+  const cuts: Range[] = [];
+  /** Per open bracket: 'c' a call's `(`, 'p' another `(`, '[', '{', or the offset of a braced argument's `{`. */
+  const stack: Array<string | number> = [];
+  let lastWord: string | null = null;
+  /** The last code character that is no space ('' at the start). */
+  let last = '';
+  const n = source.length;
+  for (let i = 0; i < n; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 10 || c === 13) continue;
+    if (mayStartLiteral(c)) {
+      const literal = literalAt(source, i, WITH_DIRECTIVES);
+      if (literal && literal.kind !== 'code') {
+        i = literal.end - 1;
+        if (literal.kind === 'string' || literal.kind === 'char' || literal.kind === 'raw-string') {
+          last = '"';
+          lastWord = null;
+        }
+        continue;
+      }
+    }
+    if (isIdentStart(c) || (c >= 48 && c <= 57)) {
+      let j = i + 1;
+      while (j < n && isIdentPart(source.charCodeAt(j))) j++;
+      lastWord = isIdentStart(c) ? source.slice(i, j) : null;
+      last = 'w';
+      i = j - 1;
+      continue;
+    }
+    const ch = source[i];
+    if (ch === '(') {
+      stack.push(lastWord !== null && !NOT_CALLS.has(lastWord) ? 'c' : 'p');
+    } else if (ch === '[') {
+      stack.push('[');
+    } else if (ch === '{') {
+      const top = stack[stack.length - 1];
+      // After a `,` directly inside a call's parentheses (a first argument stays: `_GLIBCXX20_INIT({})`, one the
+      // declaration heads read as an attribute's value).
+      stack.push(last === ',' && top === 'c' ? i : '{');
+    } else if (ch === ')' || ch === ']' || ch === '}') {
+      const open = stack.pop();
+      if (ch === '}' && typeof open === 'number') {
+        let next = i + 1;
+        while (next < n && /\s/.test(source[next])) next++;
+        if (source[next] === ',') cuts.push([open, next + 1]);
+        else if (source[next] === ')' && source[precedingCode(source, open)] === ',') cuts.push([precedingCode(source, open), i + 1]);
+        else cuts.push([open, i + 1]);
+      }
+    }
+    last = ch;
+    lastWord = null;
+  }
+  return cuts;
+}
+
+/** The offset of the last non-space character before `index` (-1 when none). */
+function precedingCode(source: string, index: number): number {
+  let i = index - 1;
+  while (i >= 0 && /\s/.test(source[i])) i--;
+  return i;
+}
+
+/** The cuts of a deprecation macro wrapping a declaration (`M(void f(int a), "message")`): its name and `(`, and the message with its `)`; none when it wraps something else. */
+function deprecationWrapper(source: string, start: number, open: number): Range[] {
+  const close = matchingParen(source, open);
+  if (close < 0) return [];
+  // The last argument is the message: a string after a comma, the declaration before it ending with its parameter list.
+  const message = /,\s*("(?:[^"\\\n]|\\.)*"\s*)+$/.exec(source.slice(open + 1, close));
+  if (!message || !/\)\s*(const\s*)?$/.test(source.slice(open + 1, open + 1 + message.index))) return [];
+  return [[start, open + 1], [open + 1 + message.index, close + 1]];
 }
 
 /** Replaces every character of the ranges but line breaks with a space (ranges may overlap). */
@@ -338,7 +490,11 @@ function endsStatement(source: string, index: number): boolean {
 /** The previous code line ends a parameter list (`)`, `) const`, `) override`). */
 function afterDeclarator(source: string, lineStart: number): boolean {
   const before = source.slice(Math.max(0, lineStart - 400), lineStart).replace(/\/\/[^\n]*$/gm, '').trimEnd();
-  return /\)\s*(const|override|final|noexcept|&|&&)?$/.test(before);
+  if (!/\)\s*(const|override|final|noexcept|&|&&)?$/.test(before)) return false;
+  // A directive's `)` (`#define LOG_KILL_TRACEE(fmt, ...)` ... `} while (0)` above `TEST(get_syscall_info)`) ends no declarator.
+  let start = before.lastIndexOf('\n') + 1;
+  while (start > 0 && /\\\r?$/.test(before.slice(before.lastIndexOf('\n', start - 2) + 1, start - 1))) start = before.lastIndexOf('\n', start - 2) + 1;
+  return !/^\s*#/.test(before.slice(start));
 }
 
 /** Whether the `)` at `close` ends an attribute right after a type's closing brace (`} __attribute__((packed))`). */
@@ -463,7 +619,10 @@ function unbalancedBranches(source: string): Array<[number, number]> {
  */
 function insideStatement(source: string, index: number): boolean {
   const last = codeEndBefore(source, index);
-  return last !== '' && !';{}:'.includes(last);
+  // After `X(const X& other) :`, a constructor's member initializers begin (pb_ds' `PB_DS_GP_HASH_NAME(...) :` / `#ifdef _GLIBCXX_DEBUG`);
+  // after `list<_Tp, _Alloc>::`, an out-of-line member's own name (c++/12/bits/list.tcc).
+  if (last === ':') return [')', ':'].includes(codeEndBefore(source, source.lastIndexOf(':', index)));
+  return last !== '' && !';{}'.includes(last);
 }
 
 /** The `#if` at `index` is the first thing in an initializer's braces (`x[N] =` / `{` / `#ifdef CONFIG_X86_32`). */
