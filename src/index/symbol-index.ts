@@ -656,6 +656,13 @@ export class SymbolIndex {
         profile.workers = await this.pool.stats();
         profile.decodeMs = this.pool.decodeMs - decodeBefore;
       }
+      if (bulk && this.pool) {
+        // The parser threads' heaps and tree-sitter's memory are much of a first build's RSS, and the end of its load
+        // (one long statement on this thread) has no use for them: they end now, and a later change starts one again.
+        const pool = this.pool;
+        this.pool = undefined;
+        await pool.close();
+      }
     } finally {
       if (bulk && !this.closed) await this.serialized(() => this.store.bulkLoad(false));
       this.firstLoad = false;
