@@ -74,7 +74,7 @@ class DirectiveReader {
     const source = this.source;
     while (this.at < source.length) {
       const lineStart = this.at;
-      const first = this.skip(/[ \t]*/y);
+      const first = this.skipFrom(this.at, BLANKS);
       const ch = source[first];
       if (ch === '\n') {
         this.nextLine(first);
@@ -406,10 +406,6 @@ class DirectiveReader {
     }
     if (parts.length === 0) return null;
     return parts.map(cleanComment).join('\n').trim() || null;
-  }
-
-  private skip(pattern: RegExp): number {
-    return this.skipFrom(this.at, pattern);
   }
 
   private skipFrom(at: number, pattern: RegExp): number {
