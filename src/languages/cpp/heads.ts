@@ -434,27 +434,11 @@ function punctuation(source: string, i: number): string {
 function afterTemplateHeads(head: Item[]): number {
   let from = 0;
   while (isWord(head[from], 'template') && isPunct(head[from + 1], '<')) {
-    const close = templateHeadEnd(head, from + 1);
+    const close = matchingAngle(head, from + 1, true);
     if (close < 0) return 0;
     from = close + 1;
   }
   return from;
-}
-
-/** The `>` closing a template head's `<` at `open` (defaults with `=` inside); -1 when a `;` or a brace comes first. */
-function templateHeadEnd(items: Item[], open: number): number {
-  let depth = 0;
-  for (let i = open; i < items.length; i++) {
-    const item = items[i];
-    if (isPunct(item, '<')) depth++;
-    else if (isPunct(item, '>')) {
-      if (--depth === 0) return i;
-    } else if (isPunct(item, '>>')) {
-      depth -= 2;
-      if (depth <= 0) return depth === 0 ? i : -1;
-    } else if (isPunct(item, ';') || (isGroup(item) && item.open === '{')) return -1;
-  }
-  return -1;
 }
 
 /** A `{` that opens an initializer or a member initializer, not a body: after `=`, `return`, or a word in a constructor's initializer list. */
@@ -666,7 +650,11 @@ function readName(items: Item[], from: number): { unit: Unit; next: number } | n
   return { unit: { kind: 'word', start, end, text: last.text, qualified, call }, next: i };
 }
 
-function matchingAngle(items: Item[], open: number): number {
+/**
+ * The `>` closing the `<` at `open`; -1 when a `;` or a brace comes first. In a template head (`templateHead`)
+ * defaults hold `=` and a `>>` must close it exactly; elsewhere an `=` ends the search.
+ */
+function matchingAngle(items: Item[], open: number, templateHead = false): number {
   let depth = 0;
   for (let i = open; i < items.length; i++) {
     const item = items[i];
@@ -675,8 +663,8 @@ function matchingAngle(items: Item[], open: number): number {
       if (--depth === 0) return i;
     } else if (isPunct(item, '>>')) {
       depth -= 2;
-      if (depth <= 0) return i;
-    } else if (isPunct(item, ';') || isPunct(item, '=') || (isGroup(item) && item.open === '{')) return -1;
+      if (depth <= 0) return templateHead && depth < 0 ? -1 : i;
+    } else if (isPunct(item, ';') || (!templateHead && isPunct(item, '=')) || (isGroup(item) && item.open === '{')) return -1;
   }
   return -1;
 }
@@ -834,7 +822,7 @@ function analyzeHead(items: Item[], terminator: string, continuation: Continuati
   }
   // `template <...>` heads (defaults in them too) and `extern "C"` prefixes.
   while (isWord(items[from], 'template') && isPunct(items[from + 1], '<')) {
-    const close = templateHeadEnd(items, from + 1);
+    const close = matchingAngle(items, from + 1, true);
     if (close < 0) return;
     from = close + 1;
   }
