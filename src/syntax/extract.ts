@@ -256,7 +256,7 @@ function contentEnd(text: string, comment: Node): number {
 }
 
 /** No blank line in the original text between two points. */
-function adjacent(text: string, from: number, to: number): boolean {
+export function adjacent(text: string, from: number, to: number): boolean {
   const gap = text.slice(from, to);
   const lines = gap.split('\n');
   for (let i = 1; i < lines.length - 1; i++) if (!lines[i].trim()) return false;

@@ -12,7 +12,7 @@
  * inside a comment after code, CRLF) makes it give the file back to the parser, whole.
  */
 import type { ExtractedSymbol, LanguageId, Parameter } from '../../syntax/types.js';
-import { cleanComment, oneLine } from '../../syntax/extract.js';
+import { adjacent, cleanComment, oneLine } from '../../syntax/extract.js';
 
 /** A comment standing where a doc could: its offsets (end before its line break), and whether only blanks precede it on its line. */
 interface Comment {
@@ -400,7 +400,7 @@ class DirectiveReader {
     let below = hash;
     for (let i = comments.length - 1; i >= 0; i--) {
       const comment = comments[i];
-      if (!comment.startsLine || !noBlankLine(this.original, comment.end, below)) break;
+      if (!comment.startsLine || !adjacent(this.original, comment.end, below)) break;
       parts.unshift(this.original.slice(comment.start, comment.end));
       below = comment.start;
     }
@@ -427,11 +427,4 @@ class DirectiveReader {
 
 function isBlank(ch: string | undefined): boolean {
   return ch === ' ' || ch === '\t';
-}
-
-/** No blank line between two offsets (extract.ts' `adjacent`). */
-function noBlankLine(text: string, from: number, to: number): boolean {
-  const lines = text.slice(from, to).split('\n');
-  for (let i = 1; i < lines.length - 1; i++) if (!lines[i].trim()) return false;
-  return true;
 }
