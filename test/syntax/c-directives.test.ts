@@ -4,54 +4,21 @@
  * include/linux, Debian's /usr/include, as C and as C++), and the reader must take nearly all of such headers,
  * or it saves nothing. Small sources pin what it takes and what it leaves to the parser.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { linuxSource, requireCorpora } from '../corpora.js';
-import { languageById } from '../../src/languages/index.js';
-import { preprocessorPieces } from '../../src/languages/cpp/large-headers.js';
-import { extractSymbols, type SyntaxLanguage } from '../../src/syntax/index.js';
+import { extractSymbols } from '../../src/syntax/index.js';
 import type { LanguageId } from '../../src/syntax/types.js';
+import { compareReadAndParse, onlyDirectives, readingAndParsing } from './directives-compare.js';
 import { listFiles } from './recall.js';
 
 t.setTimeout(300_000);
 
-function languages(id: LanguageId): { reading: SyntaxLanguage; parsing: SyntaxLanguage } {
-  const language = languageById(id);
-  if (!language) throw new Error(`no language ${id}`);
-  return { reading: language, parsing: { id: language.id, syntax: { ...language.syntax, readWithoutParse: undefined } } };
-}
-
 /** Whether the reader takes `source` (what it gives is checked against the parse separately). */
 function taken(id: LanguageId, source: string): boolean {
-  const { syntax } = languageById(id) ?? {};
-  if (!syntax?.readWithoutParse || !syntax.prepare) return false;
-  return syntax.readWithoutParse(syntax.prepare(source), source, id) !== undefined;
-}
-
-/** Reads every file as `id` both ways: files taken, bytes taken of all, and each file where the answers differ. */
-async function compare(root: string, files: string[], id: LanguageId): Promise<{ taken: number; bytes: number; takenBytes: number; symbols: number; differing: string[] }> {
-  const { reading, parsing } = languages(id);
-  const out = { taken: 0, bytes: 0, takenBytes: 0, symbols: 0, differing: [] as string[] };
-  for (const file of files) {
-    const source = readFileSync(path.join(root, file), 'utf8');
-    out.bytes += source.length;
-    if (!taken(id, source)) continue;
-    out.taken++;
-    out.takenBytes += source.length;
-    const read = await extractSymbols(reading, source);
-    const parsed = await extractSymbols(parsing, source);
-    out.symbols += read.length;
-    if (JSON.stringify(read) !== JSON.stringify(parsed)) {
-      const at = read.findIndex((symbol, i) => JSON.stringify(symbol) !== JSON.stringify(parsed[i]));
-      out.differing.push(`${file}: ${read.length} read, ${parsed.length} parsed; first difference ${JSON.stringify(read[at])} against ${JSON.stringify(parsed[at])}`);
-    }
-  }
-  return out;
-}
-
-function onlyDirectives(root: string, file: string): boolean {
-  return preprocessorPieces(readFileSync(path.join(root, file), 'utf8'), Number.MAX_SAFE_INTEGER) !== undefined;
+  const { syntax } = readingAndParsing(id).reading;
+  return syntax.readWithoutParse?.(syntax.prepare?.(source) ?? source, source, id) !== undefined;
 }
 
 t.test("the kernel's preprocessor-only headers read as they parse", async (t) => {
@@ -65,7 +32,7 @@ t.test("the kernel's preprocessor-only headers read as they parse", async (t) =>
   }
   const files = [...headers.filter((file) => file.startsWith('include/linux/')), ...blocks.values()].filter((file) => onlyDirectives(root, file));
   t.ok(files.length > 100, `${files.length} preprocessor-only headers`);
-  const result = await compare(root, files, 'c');
+  const result = await compareReadAndParse(root, files, 'c');
   t.same(result.differing, [], `${result.taken} of ${files.length} headers read without parsing, ${result.symbols} symbols as the parse gives them`);
   t.ok(result.takenBytes >= 0.95 * result.bytes, `${((result.takenBytes / result.bytes) * 100).toFixed(1)}% of their bytes read without parsing (95% at least)`);
 });
@@ -77,7 +44,7 @@ t.test("/usr/include's preprocessor-only headers read as they parse, as C and as
   for (const id of ['c', 'cpp'] as const) {
     // As C++, every third: the grammars read directives alike (npm run bench compares the whole kernel both ways).
     const read = id === 'c' ? files : files.filter((_, i) => i % 3 === 0);
-    const result = await compare(root, read, id);
+    const result = await compareReadAndParse(root, read, id);
     t.same(result.differing, [], `as ${id}: ${result.taken} of ${read.length} headers read without parsing, ${result.symbols} symbols as the parse gives them`);
     t.ok(result.takenBytes >= 0.9 * result.bytes, `as ${id}: ${((result.takenBytes / result.bytes) * 100).toFixed(1)}% of their bytes read without parsing (90% at least)`);
   }
@@ -106,13 +73,13 @@ const CASES: Array<{ name: string; source: string; taken: boolean }> = [
 
 t.test('small sources: what the reader takes, and the same symbols either way', async (t) => {
   for (const id of ['c', 'cpp'] as const) {
-    const { reading, parsing } = languages(id);
+    const { reading, parsing } = readingAndParsing(id);
     for (const { name, source, taken: expected } of CASES) {
       t.equal(taken(id, source), expected, `as ${id}, ${name}: ${expected ? 'read without parsing' : 'left to the parser'}`);
       t.same(await extractSymbols(reading, source), await extractSymbols(parsing, source), `as ${id}, ${name}: the parse's symbols`);
     }
   }
-  const symbols = await extractSymbols(languageById('c') as SyntaxLanguage, CASES[0].source);
+  const symbols = await extractSymbols(readingAndParsing('c').reading, CASES[0].source);
   t.same(symbols.map((symbol) => [symbol.name, symbol.doc, symbol.parameters.map((p) => p.name).join(',')]), [
     ['G_H', null, ''], ['A', 'one\ntwo', ''], ['B', 'inner', 'x,y'], ['B', null, 'x'], ['B', null, ''], ['C', 'after', ''],
   ], 'names, docs and parameters as written');
