@@ -1,9 +1,9 @@
 /**
  * tsx bench/kernel.ts [--skip-build] [--skip-recall] [--root DIR] [--out FILE]: the whole Linux tree (Debian's
  * linux-source-6.1, extracted once into $PLUMB_BENCH_CACHE/linux-source-6.1, or the tree at DIR):
- *   1. plumb's definitions against universal-ctags', per ctags kind, every .c and .h read as C (a .h beside a C++
- *      source of its name, as the index reads it, as C++) (test/syntax/ctags-compare.ts, the comparison the C recall
- *      tests make on slices of the same tree);
+ *   1. plumb's definitions against universal-ctags', per ctags kind, every .c and .h read as C (a .h the index reads
+ *      as C++, beside a C++ source of its name or of C++ text, as C++) (test/syntax/ctags-compare.ts compareCTree, the
+ *      comparison the C recall tests make on slices of the same tree);
  *      the files below 95% and below 100% counted, each with what it misses written to FILE
  *      (default $PLUMB_BENCH_CACHE/kernel-recall.txt);
  *   2. the index's cold build of the tree (bench/cold.ts in a process of its own, so its peak RSS is the build's),
@@ -11,12 +11,11 @@
  * The build runs first, on a machine this bench has not loaded yet; the load average is printed with it.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { languageById } from '../src/languages/index.js';
 import { corpusPath, linuxSource, requireCorpora } from '../test/corpora.js';
-import { compareWithCtags, describeComparison, describeFiles, describeKinds, filesBelow, mergeComparisons } from '../test/syntax/ctags-compare.js';
+import { compareCTree, describeComparison, describeFiles, describeKinds, filesBelow } from '../test/syntax/ctags-compare.js';
 import { listFiles } from '../test/syntax/recall.js';
 import { markdownTable } from './measure.js';
 
@@ -68,32 +67,23 @@ if (!argv.includes('--skip-build')) {
   }
 }
 
-let result: Awaited<ReturnType<typeof compareWithCtags>> | undefined;
+let result: Awaited<ReturnType<typeof compareCTree>> | undefined;
 if (!argv.includes('--skip-recall')) {
   const files = listFiles(root, ['.c', '.h']);
-  // A header beside a C++ source of its name (scripts/kconfig/qconf.h beside qconf.cc, Qt classes) is C++ to the index
-  // (src/languages/cpp/header-language.ts): it is compared as C++, ctags reading it as C++ too.
-  const cppHeaders = new Set(files.filter((file) => file.endsWith('.h') && ['.cc', '.cpp', '.cxx', '.c++'].some((extension) => existsSync(path.join(root, file.slice(0, -2) + extension)))));
+  // A header the index reads as C++ (a C++ source of its name beside it, scripts/kconfig/qconf.h beside qconf.cc; or
+  // text that is unmistakably C++, scripts/gcc-plugins/*.h: src/languages/cpp/header-language.ts) is compared as C++,
+  // ctags reading it as C++ too.
   const started = performance.now();
-  const compare = (subset: string[], language: 'c' | 'cpp'): ReturnType<typeof compareWithCtags> => {
-    const syntax = languageById(language);
-    return compareWithCtags({
-      root,
-      files: subset,
-      ctagsArgs: [language === 'c' ? '--language-force=C' : '--language-force=C++'],
-      languageOf: () => syntax,
-      onFile: (_file, done) => {
-        if (done % 5000 === 0) console.error(`  ${count(done)} of ${count(subset.length)} files compared`);
-      },
-    });
-  };
-  result = mergeComparisons(await compare(files.filter((file) => !cppHeaders.has(file)), 'c'), await compare([...cppHeaders], 'cpp'));
+  result = await compareCTree(root, files, (_file, done) => {
+    if (done % 5000 === 0) console.error(`  ${count(done)} files compared`);
+  });
+  const cppHeaders = result.cppHeaders;
   const wall = performance.now() - started;
   console.error(describeComparison(result));
   for (const [kind, recall] of result.byKind) {
     if (recall.expected) rows.push(['recall', kind, `${((recall.found / recall.expected) * 100).toFixed(2)}%`, `${count(recall.found)} of ${count(recall.expected)}`]);
   }
-  rows.push(['recall', 'all kinds', `${((result.found / result.expected) * 100).toFixed(2)}%`, `${count(result.found)} of ${count(result.expected)} ctags tags, ${count(files.length)} files (${count(cppHeaders.size)} headers beside a C++ source read as C++)`]);
+  rows.push(['recall', 'all kinds', `${((result.found / result.expected) * 100).toFixed(2)}%`, `${count(result.found)} of ${count(result.expected)} ctags tags, ${count(files.length)} files (${count(cppHeaders.length)} headers read as C++, as the index reads them)`]);
   rows.push(['recall', 'files below 95% / below 100%', `${count(filesBelow(result, 0.95).length)} / ${count(filesBelow(result, 1).length)}`, `each with its misses in ${out}`]);
   rows.push(['recall', 'set aside as ctags misreadings', count([...result.setAside.values()].reduce((a, b) => a + b, 0)), [...result.setAside].map(([name, n]) => `${name} ${count(n)}`).join(', ')]);
   rows.push(['recall', 'extraction (one thread) / whole comparison', `${ms(result.extractMs)} / ${ms(wall)}`, `${count(result.symbols)} symbols`]);

@@ -50,7 +50,7 @@ export interface WorkerStats {
  */
 export type WorkerResult =
   /** `retire`: the thread parsed a file so large that it should be replaced once its tasks are done (parse-worker.ts). */
-  | { id: number; outcome: 'parsed'; hash: string; size: number; symbolsJson: string; derivedJson?: string; retire?: boolean }
+  | { id: number; outcome: 'parsed'; hash: string; size: number; symbolsJson: string; language?: LanguageId; derivedJson?: string; retire?: boolean }
   /**
    * Symbols of a file read in pieces, sent as each piece is read, ahead of the file's 'parsed' message (whose
    * symbols come after them): the main thread never holds one whole large header's message and its decoded values.
@@ -77,7 +77,8 @@ export interface DerivedValues {
 }
 
 export type ParseResult =
-  | { id: number; outcome: 'parsed'; hash: string; size: number; symbols: ExtractedSymbol[]; derived?: DerivedValues }
+  /** `language`: the file's text said it is written in another language than the task's (LanguageOfFile.ofText); it was parsed as that. */
+  | { id: number; outcome: 'parsed'; hash: string; size: number; symbols: ExtractedSymbol[]; language?: LanguageId; derived?: DerivedValues }
   | { id: number; outcome: 'unchanged'; hash: string; size: number }
   /** Read but not parsed, with why (`detail`: a sentence for people); `hash` is empty when it could not be read. */
   | { id: number; outcome: 'skipped'; reason: SkipReason; detail: string; hash: string; size: number }
@@ -203,7 +204,7 @@ export class ParsePool {
         }
         const derived = message.derivedJson === undefined ? undefined : decodeDerived(message.derivedJson, symbols.length);
         this.decodeMs += performance.now() - started;
-        pending?.resolve({ id: message.id, outcome: 'parsed', hash: message.hash, size: message.size, symbols, ...(derived ? { derived } : {}) });
+        pending?.resolve({ id: message.id, outcome: 'parsed', hash: message.hash, size: message.size, symbols, ...(message.language ? { language: message.language } : {}), ...(derived ? { derived } : {}) });
       } else {
         pending?.resolve(message);
       }

@@ -4,10 +4,10 @@
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { addLanguageModules, languageById, type Language, type SourcePiece } from '../languages/index.js';
+import { addLanguageModules, languageById, languageOfPath, type Language, type SourcePiece } from '../languages/index.js';
 import { extractFileSymbols } from '../syntax/index.js';
 import { loadParser, MAX_NESTING } from '../syntax/grammars.js';
-import type { ExtractedSymbol } from '../syntax/types.js';
+import type { ExtractedSymbol, LanguageId } from '../syntax/types.js';
 import { contentHash, symbolIds } from './ids.js';
 import { humpsOf } from './ranking.js';
 import { encodeSymbols } from './symbol-codec.js';
@@ -54,10 +54,13 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
     if (hash === task.previousHash) return { id: task.id, outcome: 'unchanged', hash, size: content.length };
     if (content.length > MAX_PARSED_BYTES) return tooLarge(task, content.length, hash);
     if (looksBinary(content)) return { id: task.id, outcome: 'skipped', reason: 'binary', detail: 'holds NUL bytes in its first 8 KB: not text', hash, size: content.length };
-    const language = languageById(task.language);
-    if (!language) return { id: task.id, outcome: 'failed', error: `no language '${task.language}' in LANGUAGES (src/languages/index.ts) or the language modules added` };
-    if (task.parseOnly) return await parseOnly(task, language.syntax, content.toString('utf8'), hash);
     const text = content.toString('utf8');
+    // The walker's language, unless the text says otherwise (a `.h` its tree calls C that holds classes: LanguageOfFile.ofText).
+    const readAs = languageOfPath(task.absolute)?.languageOf?.ofText?.(task.absolute, task.language, text);
+    const id = readAs ?? task.language;
+    const language = languageById(id);
+    if (!language) return { id: task.id, outcome: 'failed', error: `no language '${id}' in LANGUAGES (src/languages/index.ts) or the language modules added` };
+    if (task.parseOnly) return await parseOnly(task, language.syntax, text, hash);
     const pieces = content.length > PIECES_FROM_BYTES ? language.largeFilePieces?.(text, PIECE_SIZE) : undefined;
     const derived = task.stored === undefined ? undefined : new Derive(task.stored);
     let symbolsJson: string;
@@ -75,7 +78,10 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
     }
     const retire = !pieces && content.length > RETIRE_AFTER_BYTES;
     const derivedJson = derived ? encodeDerived(derived) : undefined;
-    return { id: task.id, outcome: 'parsed', hash, size: content.length, symbolsJson, ...(derivedJson !== undefined ? { derivedJson } : {}), ...(retire ? { retire } : {}) };
+    return {
+      id: task.id, outcome: 'parsed', hash, size: content.length, symbolsJson,
+      ...(language.id !== task.language ? { language: language.id as LanguageId } : {}), ...(derivedJson !== undefined ? { derivedJson } : {}), ...(retire ? { retire } : {}),
+    };
   } catch (error) {
     return { id: task.id, outcome: 'failed', error: error instanceof Error ? error.message : String(error) };
   }

@@ -529,7 +529,7 @@ export class SymbolIndex {
     const result = await parseFile(pool, file, previousHash);
     if (result.outcome === 'skipped') return this.toUpdate(file, result.hash, result.size, [], { reason: result.reason, detail: result.detail });
     if (result.outcome !== 'parsed') return undefined;
-    return this.toUpdate(file, result.hash, result.size, result.symbols, undefined, result.derived);
+    return this.toUpdate(result.language ? { ...file, language: result.language } : file, result.hash, result.size, result.symbols, undefined, result.derived);
   }
 
   private toUpdate(file: WalkedFile, hash: string, size: number, extracted: FileUpdate['symbols'], skipped?: FileUpdate['skipped'], derived?: DerivedValues): FileUpdate {
@@ -735,7 +735,8 @@ export class SymbolIndex {
       if (this.closed) return;
       if (result.outcome === 'parsed') {
         summary.filesParsed++;
-        batch.push(this.toUpdate(file, result.hash, result.size, result.symbols, undefined, result.derived));
+        // The language the text said it is in, where it overruled the walker's (a `.h` its tree calls C holding classes).
+        batch.push(this.toUpdate(result.language ? { ...file, language: result.language } : file, result.hash, result.size, result.symbols, undefined, result.derived));
         batchSymbols += result.symbols.length;
         unwritten += result.symbols.length;
       } else if (result.outcome === 'skipped') {

@@ -138,6 +138,12 @@ export interface LanguageOfFile {
   evidence: readonly string[];
   /** The id of the language `file` (absolute) is written in. */
   of(file: string, around: FilesAround): string;
+  /**
+   * The language a file `of` decided `decided` is written in after all, where its text says so unmistakably (a `.h`
+   * its tree calls C that holds classes: C++); undefined to keep `decided`. Asked by the parser thread, which reads
+   * the text anyway: the file is parsed, and stored, as the language answered.
+   */
+  ofText?(file: string, decided: string, text: string): string | undefined;
 }
 
 /** What a file's tree holds, as LanguageOfFile weighs it. */

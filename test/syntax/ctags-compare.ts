@@ -8,11 +8,13 @@
  * CTAGS_MISREADS, each rule with its reason, and counted per reason so the filter stays visible.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { NormalizedKind } from '../../src/kinds.js';
 import type { ExtractedSymbol } from '../../src/syntax/types.js';
+import { cppInText } from '../../src/languages/cpp/header-language.js';
+import { languageById } from '../../src/languages/index.js';
 import { extractSymbols, type SyntaxLanguage } from '../../src/syntax/index.js';
 import type { Tag } from './recall.js';
 
@@ -182,6 +184,30 @@ export async function compareWithCtags(options: CompareOptions): Promise<Compari
   // A file ctags found nothing in still counts (with nothing to find).
   for (const path of options.files) if (!seen.has(path)) result.files.push({ path, expected: 0, found: 0, misses: [] });
   return result;
+}
+
+/**
+ * Whether the index reads a `.h` of a C tree as C++ (src/languages/cpp/header-language.ts): a C++ source of its name
+ * beside it (scripts/kconfig/qconf.h beside qconf.cc), or text that is unmistakably C++ (scripts/gcc-plugins/*.h).
+ */
+export function cppHeaderInCTree(root: string, file: string): boolean {
+  if (!file.endsWith('.h')) return false;
+  if (['.cc', '.cpp', '.cxx', '.c++'].some((extension) => existsSync(join(root, file.slice(0, -2) + extension)))) return true;
+  return cppInText(readFileSync(join(root, file), 'utf8'));
+}
+
+/**
+ * The files of a C tree compared as the index reads them: each C file and C header as C, ctags forced to C; the headers
+ * the index reads as C++ (cppHeaderInCTree) as C++, ctags forced to C++. `onFile` as compareWithCtags'.
+ */
+export async function compareCTree(root: string, files: string[], onFile?: CompareOptions['onFile']): Promise<Comparison & { cppHeaders: string[] }> {
+  const cppHeaders = files.filter((file) => cppHeaderInCTree(root, file));
+  const cpp = new Set(cppHeaders);
+  const c = languageById('c');
+  const cppLanguage = languageById('cpp');
+  const asC = await compareWithCtags({ root, files: files.filter((file) => !cpp.has(file)), ctagsArgs: ['--language-force=C'], languageOf: () => c, onFile });
+  const asCpp = await compareWithCtags({ root, files: cppHeaders, ctagsArgs: ['--language-force=C++'], languageOf: () => cppLanguage, onFile });
+  return { ...mergeComparisons(asC, asCpp), cppHeaders };
 }
 
 /** One comparison of two made over different files (a tree's C files and its C++ headers, each read by ctags as what it is). */
@@ -578,13 +604,6 @@ export const CTAGS_MISREADS: readonly Misread[] = [
       + 'named after its type: the name is the keyword that ends it.',
     matches: ({ tag, lines }) => tag.kind === 'typedef'
       && new RegExp(`^typedef\\s+${escape(tag.name)}\\s+(char8_t|char16_t|char32_t|wchar_t|bool)\\s*;`).test(codeOf(lines[tag.line - 1] ?? '')),
-  },
-  {
-    name: 'cpp-method-read-as-c',
-    why: 'A C++ method in a header the tree reads as C (scripts/gcc-plugins/gcc-generate-*-pass.h, included by the plugins\' .c sources, '
-      + 'which the kernel builds as C++) is read by ctags, forced to C, as a function without a scope: `virtual bool gate(function *) { ... }` '
-      + 'in a class body. `virtual` is no C word; no C reading of the line declares a function.',
-    matches: ({ tag, lines }) => (tag.kind === 'function' || tag.kind === 'prototype') && !tag.scope && /^virtual\s/.test(codeOf(lines[tag.line - 1] ?? '')),
   },
 ];
 

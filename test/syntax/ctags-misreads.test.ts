@@ -286,21 +286,6 @@ t.test('extern-as-typedef', async (t) => {
   t.notOk(setsAside(misread, source, { name: 'real_t', line: 5, kind: 'typedef' }));
 });
 
-t.test('cpp-method-read-as-c', async (t) => {
-  const misread = rule('cpp-method-read-as-c');
-  // scripts/gcc-plugins/gcc-generate-gimple-pass.h
-  const source = [
-    'class _PASS_NAME_PASS : public gimple_opt_pass {',
-    'public:',
-    '\tvirtual bool gate(function *) { return _GATE(); }',
-    '};',
-    'opt_pass *make_pass(void)',
-  ].join('\n');
-  t.ok(setsAside(misread, source, { name: 'gate', line: 3, kind: 'function' }), 'read as C: no scope');
-  t.notOk(setsAside(misread, source, { name: 'gate', line: 3, kind: 'function', scope: '_PASS_NAME_PASS' }), 'read as C++, in its class: stays');
-  t.notOk(setsAside(misread, source, { name: 'make_pass', line: 5, kind: 'function' }));
-});
-
 t.test('attribute-as-member: a macro of the file after the member', async (t) => {
   const misread = rule('attribute-as-member');
   // tools/testing/selftests/bpf/progs/test_btf_decl_tag.c
