@@ -41,6 +41,18 @@ export function camelPairs(humps: readonly QueryHump[]): { both: string[]; initi
 }
 
 /**
+ * The pairs (initialPairs) a CamelCase match of these query humps holds when it reads hump `index` (after the first) as
+ * initials: camelPairs' `both`, and the first initial paired with each of that hump's letters (`CC_DSTINC`, hump 1 →
+ * cd, cs, ct, ci, cn, cc). A match reading it as a word holds the word instead (`dstinc`). Undefined as for camelPairs.
+ */
+export function humpInitialsPairs(humps: readonly QueryHump[], index: number): string[] | undefined {
+  const pairs = camelPairs(humps);
+  const first = humps[0].text[0];
+  if (!pairs || index < 1 || ![...humps[index].text].every((letter) => /^[a-z0-9]$/.test(letter))) return undefined;
+  return [...new Set([...pairs.both, ...[...humps[index].text].map((letter) => first + letter)])];
+}
+
+/**
  * A name cut at its humps, lower case: `FMyPlayerController` → `f my player controller`,
  * `get_player_name` → `get player name`. The same hump starts as humpsOf.
  */

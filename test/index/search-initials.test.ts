@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t, { type Test as TapTest } from 'tap';
-import { camelHumps, camelPairs, fuzzyMatches, humpSegments, humpsOf, initialPairs } from '../../src/index/ranking.js';
+import { camelHumps, camelPairs, fuzzyMatches, humpInitialsPairs, humpSegments, humpsOf, initialPairs } from '../../src/index/ranking.js';
 import { PostgresSymbolStore } from '../../src/index/postgres/store.js';
 import { SqliteSymbolStore } from '../../src/index/sqlite/store.js';
 import type { SearchSpec, SymbolStore } from '../../src/index/store.js';
@@ -32,6 +32,16 @@ t.test('pairs of initials', async (t) => {
   t.same(camelPairs(camelHumps('FPC')), { both: ['fp', 'fc'] });
   t.same(camelPairs(camelHumps('SS_TT')), { both: ['st'], initials: ['st', 'ss'] });
   t.equal(camelPairs([{ text: 'über', initials: false }, { text: 'b', initials: false }]), undefined, 'a letter outside ASCII keeps the scan');
+  t.same(humpInitialsPairs(camelHumps('CC_DSTINC'), 1), ['cd', 'cs', 'ct', 'ci', 'cn', 'cc'], 'a later hump read as initials: the first initial with each of its letters');
+  t.same(humpInitialsPairs(camelHumps('mmNIC9_BASE'), 1), ['mn', 'mb', 'mi', 'mc', 'm9']);
+  t.equal(humpInitialsPairs(camelHumps('CC_DSTINC'), 0), undefined, 'not the first hump');
+  // Every name a query matches reading that hump as initials holds those pairs; reading it as a word, the name holds the word.
+  for (const [name, query] of [['CC_DATA_STATUS_TIMER_INIT_NEXT_CTRL', 'CC_DSTINC'], ['cc_dstinc_x', 'CC_DSTINC'], ['CcDstincMask', 'CC_DSTINC_MASK']] as const) {
+    t.ok(fuzzyMatches(name, query), `${query} finds ${name}`);
+    const have = new Set(initialPairs(humpsOf(name)).split(' '));
+    const pairs = humpInitialsPairs(camelHumps(query), 1) ?? [];
+    t.ok(name.toLowerCase().includes('dstinc') || pairs.every((pair) => have.has(pair)), `${name} holds dstinc or ${pairs.join(' ')}`);
+  }
   // Every name a query matches holds the pairs of both readings, and those of the initials reading unless its first hump starts with the query's.
   for (const [name, query] of [['FMyPlayerController', 'FPC'], ['STT_FUNC', 'STT_FUNC'], ['SysTimerTableFunc', 'STT_FUNC'], ['s_a_s_b', 'SS'], ['SYS1_INFRAC', 'SYS1_INFRAC'], ['sys_y_s_1_if', 'SYS1_IF']] as const) {
     t.ok(fuzzyMatches(name, query), `${query} finds ${name}`);
@@ -42,7 +52,7 @@ t.test('pairs of initials', async (t) => {
   }
 });
 
-/** 30,000 distinct names, 24,000 of them starting with `s` (past the 20,000 from which SQLite reads the pairs), made of
+/** 30,600 distinct names, 24,000 or more of them starting with `s` (past the 20,000 from which SQLite reads the pairs), made of
  * words that make SCREAMING_SNAKE macros, snake_case and CamelCase names sharing initials. */
 function generatedNames(): string[] {
   const words = ['stt', 'set', 'sys', 'func', 'table', 'type', 'reg', 'mask', 'ctrl', 'init', 'timer', 'flag'];
@@ -61,10 +71,19 @@ function generatedNames(): string[] {
     const name = style === 0 ? parts.join('_').toUpperCase() : style === 1 ? parts.join('_') : parts.map((p) => p[0].toUpperCase() + p.slice(1)).join('');
     names.add(`${name}${random(50)}`);
   }
+  // A rare word (dstinc) and names whose humps' initials hold its letters (dma set timer init next ctrl), or some of them:
+  // SQLite reads a later hump such as DSTINC in SYS_DSTINC as both (names holding its trigrams, or the pairs of its letters).
+  const spelled = ['dma', 'set', 'timer', 'init', 'next', 'ctrl'];
+  for (let i = 0; i < 600; i++) {
+    const middle = i % 3 === 0 ? ['dstinc'] : i % 3 === 1 ? spelled : spelled.filter(() => random(3) > 0);
+    const parts = [words[random(3)], ...middle, ...(random(2) ? [words[random(words.length)]] : [])];
+    const style = random(3);
+    names.add(`${style === 0 ? parts.join('_').toUpperCase() : style === 1 ? parts.join('_') : parts.map((p) => p[0].toUpperCase() + p.slice(1)).join('')}${i}`);
+  }
   return [...names];
 }
 
-const QUERIES = ['STT_FUNC', 'SFT', 'SysTM', 'sysTableFlag', 'STTF', 'SetRM', 'sc', 'ST_FT', 'SYS_TF', 'SST_Func'];
+const QUERIES = ['STT_FUNC', 'SFT', 'SysTM', 'sysTableFlag', 'STTF', 'SetRM', 'sc', 'ST_FT', 'SYS_TF', 'SST_Func', 'SYS_DSTINC', 'STT_DSTINC_MASK', 'SET_DSTINC_TIMER'];
 
 /** The store written with the names, 5,000 per file, then each query's CamelCase tier against fuzzyMatches. */
 async function checkTier(t: TapTest, store: SymbolStore, all: string[]): Promise<void> {

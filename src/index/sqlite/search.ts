@@ -5,9 +5,10 @@
  * statistics, never the answer. Nothing scans the symbols in JavaScript per query.
  */
 import { LANGUAGES } from '../../languages/index.js';
-import { camelHumps, camelPairs, firstHumpPrefix, fuzzyPattern, prefixEnd } from '../ranking.js';
+import { camelHumps, camelPairs, firstHumpPrefix, fuzzyPattern, humpInitialsPairs, prefixEnd } from '../ranking.js';
 import { planSearch, type NarrowRow, type TierLookups } from '../search-plan.js';
 import type { MatchTier, SearchPage, SearchSpec, StoredSymbol, SymbolFilters } from '../store.js';
+import type { QueryHump } from '../ranking.js';
 import { parseRows, ROW_ID, SYMBOL_COLUMNS, SYMBOL_JOINS, SYMBOL_NAMES, toSymbol } from './rows.js';
 import { namedList, type SqlParams, type Statements } from './statements.js';
 
@@ -110,6 +111,9 @@ export class SearchPlanner {
     narrow: (source, max) => JSON.parse(this.statements.get(`SELECT json_group_array(json_array(id, fwd, rank, name, file_id, nl, nc)) FROM (SELECT s.id AS id, s.fwd AS fwd, s.rank AS rank, s.name AS name, s.file_id AS file_id, s.nl AS nl, s.nc AS nc FROM ${source.from} WHERE ${source.where} LIMIT ${max + 1})`)
       .pluck().get(source.params) as string) as NarrowRow[],
     countAll: (source) => this.statements.get(`SELECT count(*) AS n, coalesce(sum(s.fwd), 0) AS f FROM ${source.from} WHERE ${source.where}`).get(source.params) as { n: number; f: number },
+    // One pass over up to limit + 1 matches, where counting definitions, then forward declarations, would pass over a tier twice.
+    countWithin: async (source, limit) => this.statements.get(`SELECT count(*) AS n, coalesce(sum(fwd), 0) AS f FROM (SELECT s.fwd AS fwd FROM ${source.from} WHERE ${source.where} LIMIT @limit)`)
+      .get({ ...source.params, limit: limit + 1 }) as { n: number; f: number },
     countUpTo: (source, fwd, limit) => this.statements.get(`SELECT count(*) FROM (SELECT 1 FROM ${source.from} WHERE ${source.where} AND s.fwd = ${fwd} LIMIT @limit)`).pluck().get({ ...source.params, limit }) as number,
     pageIds: (source, fwd, take, skip) => this.statements.get(`SELECT s.id FROM ${source.from} WHERE ${source.where} AND s.fwd = ${fwd} ${ORDER_IN_TIER} LIMIT @take OFFSET @skip`).pluck()
       .all({ ...source.params, take, skip }) as number[],
@@ -241,6 +245,30 @@ const PAIRS_FROM_NAMES = 20_000;
 /** The range of names a first hump read as a word starts, up to which it is read beside the pairs of its letters read as initials. */
 const UNION_FROM_NAMES = 5_000;
 
+/**
+ * What reading a split hump's word may cost (fuzzyTrigrams' estimate, µs) up to which the hump is split: a few thousand
+ * candidate names, where the ranges and pairs it replaces hold some hundred thousand.
+ */
+const SPLIT_WORD_COST = 3_000;
+
+/**
+ * For the CamelCase tier, the later hump that may be initials (three letters or more) whose word costs least to read (its
+ * rarest trigrams, as fuzzyTrigrams estimates them), when cheap: its word's trigram MATCH and the pairs of its reading as
+ * initials (humpInitialsPairs). Every match holds the one or the other.
+ */
+function splitHump(humps: QueryHump[], stats: NameStats): { word: string; pairs: string[] } | undefined {
+  let best: { word: string; pairs: string[]; cost: number } | undefined;
+  for (const [i, hump] of humps.entries()) {
+    if (i === 0 || !hump.initials || hump.text.length < 3) continue;
+    const pairs = humpInitialsPairs(humps, i);
+    // Each of the word's three rarest trigrams as a hump of its own: fuzzyTrigrams keeps those that lower the estimate.
+    const rare = pairs && fuzzyTrigrams(rarestTrigrams([hump.text], stats.trigram).map((pick) => pick.trigram), stats.trigram, stats.names());
+    if (!pairs || !rare || rare.cost > SPLIT_WORD_COST || (best && best.cost <= rare.cost)) continue;
+    best = { word: rare.trigrams.map(phrase).join(' AND '), pairs, cost: rare.cost };
+  }
+  return best && { word: best.word, pairs: best.pairs };
+}
+
 /** An FTS5 query holding each pair (`"st" AND "sf"`). */
 export function pairsMatch(pairs: readonly string[]): string {
   return pairs.map(phrase).join(' AND ');
@@ -318,6 +346,19 @@ function tierSource(tier: MatchTier, spec: SearchSpec, stats: NameStats): TierSq
           from: `(SELECT id FROM names WHERE first >= @hump0 AND first < @hump0End UNION SELECT rowid FROM name_initials WHERE name_initials MATCH @pairs) c
             CROSS JOIN names n ON n.id = c.id ${byName}`,
           where, params: { pairs: pairsMatch(pairs.initials), hump0: humps[0].text, hump0End: prefixEnd(humps[0].text), ...params },
+        };
+        break;
+      }
+      // A long range (the pairs of a one-letter first hump, or a first hump like `mm` over 20,000 names): a later hump that may be
+      // initials and holds a rare trigram splits the candidates in two short lists, names holding its word (`CC_DSTINC`: 45
+      // names hold `dst` and `inc`) and names whose initials hold its letters too (cd AND cs AND ct AND ci AND cn AND cc: 111),
+      // where the pairs of first letters alone hold 207,582 (cd).
+      const split = (pairs || stats.firstHumpOver(first, PAIRS_FROM_NAMES)) ? splitHump(humps, stats) : undefined;
+      if (split) {
+        base = {
+          from: `(SELECT rowid AS id FROM name_text WHERE name_text MATCH @splitWord UNION SELECT rowid FROM name_initials WHERE name_initials MATCH @splitPairs) c
+            CROSS JOIN names n ON n.id = c.id ${byName}`,
+          where, params: { splitWord: split.word, splitPairs: pairsMatch(split.pairs), ...params },
         };
         break;
       }
