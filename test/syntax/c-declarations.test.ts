@@ -109,11 +109,12 @@ t.test('C: a directive where the grammar takes none costs nothing after it, and 
   const symbols = await extract('preproc_anywhere.c');
   const functions = symbols.filter((s) => s.kind === 'function').map((s) => s.name);
   t.same(functions, ['after_array_initializer', 'after_define_in_initializer', 'after_conditional_in_initializer', 'argument_lists', 'after_argument_list',
-    'expressions', 'after_expression', 'between_declarator_and_body', 'after_between', 'after_enum', 'after_struct', 'only_a', 'only_b', 'neither',
+    'expressions', 'after_expression', 'between_declarator_and_body', 'after_between', 'define_before_body', 'after_enum', 'after_struct', 'only_a', 'only_b', 'neither',
     'branch_head', 'the_end'], 'every function after every construct');
-  t.same(symbols.filter((s) => s.kind === 'macro').map((s) => s.name), ['TWO', 'BOARD', 'IN_ARGUMENTS', 'IN_BODY', 'E_A', 'E_MAX', 'S_FLAG', 'WIDE_ONLY', 'NARROW_ONLY', 'named_variadic'],
+  t.same(symbols.filter((s) => s.kind === 'macro').map((s) => s.name), ['TWO', 'BOARD', 'IN_ARGUMENTS', 'IN_BODY', 'BODY_VALUE', 'E_A', 'E_MAX', 'S_FLAG', 'WIDE_ONLY', 'NARROW_ONLY', 'named_variadic'],
     'a #define in an array initializer, an initializer, an argument list, a function body, an enum, a struct, both branches of an #if');
   t.match(one(symbols, 'between_declarator_and_body'), { definition: true }, 'an #ifdef between the declarator and its body');
+  t.match(one(symbols, 'define_before_body'), { definition: true }, 'a #define between the declarator and its body');
   t.same(names(symbols.filter((s) => s.kind === 'enum_member')), ['E_A', 'E_B', 'E_C', 'E_D', 'E_E'], 'both branches of an #ifdef in an enum, and what follows its #define');
   t.same(names(symbols.filter((s) => s.containingType === 'in_struct')), ['a', 'b', 'c', 'd'], 'both branches in a struct');
   t.match(one(symbols, 'branch_head'), { definition: true, parameters: [{ name: 'a', type: 'long' }, { name: 'b', type: 'int' }] }, 'branches that each open a parameter list: the first is parsed');
@@ -132,10 +133,39 @@ t.test('C++: an #if in a member initializer list, in a class body, around an ext
   t.match(one(symbols, 'after_extern_c'), { kind: 'function' });
 });
 
+t.test('C++: a #define between a method\'s declarator and its body, a nested namespace definition', async (t) => {
+  const symbols = await extract('preproc_anywhere.cpp');
+  t.match(one(symbols, 'DefineInBody::Size'), { kind: 'method', definition: true }, 'the method keeps its body');
+  t.match(one(symbols, 'DEFINE_IN_BODY_SIZE'), { kind: 'macro', containers: [] }, 'the macro is one, of the file');
+  t.match(one(symbols, 'DefineInBody::AfterDefine'), { kind: 'method' }, 'the class goes on after it');
+  t.match(one(symbols, 'outer', 'namespace'), { name: 'outer', containers: [] }, 'namespace outer::inner { opens outer');
+  t.match(one(symbols, 'outer::inner', 'namespace'), { name: 'inner', containers: ['outer'] }, 'and inner in it');
+  t.match(one(symbols, 'outer::inner::in_nested'), { kind: 'function' });
+});
+
 t.test('a declaration in a header and its definition across attribute macros are one function by name and kind', async (t) => {
   const header = await extractSymbols(languageById('c'), 'extern void *kvmalloc_node(size_t size, gfp_t flags, int node) __alloc_size(1);\n');
   const source = await extractSymbols(languageById('c'), 'void *kvmalloc_node(size_t size, gfp_t flags, int node)\n{\n\treturn NULL;\n}\n');
   t.match(header, [{ name: 'kvmalloc_node', qualifiedName: 'kvmalloc_node', kind: 'function', definition: false }]);
   t.match(source, [{ name: 'kvmalloc_node', qualifiedName: 'kvmalloc_node', kind: 'function', definition: true }]);
   t.same(header[0].parameters, source[0].parameters, 'the same parameters');
+});
+
+t.test('an attribute after the declared name is no part of it: operator()[[nodiscard]](...), f [[deprecated]] (...)', async (t) => {
+  // libstdc++'s bits/ranges_base.h writes `operator()[[nodiscard]](_Tp&& __t) const noexcept(...)`; C23 takes `[[...]]` there too.
+  const cpp = await extractSymbols(languageById('cpp'), [
+    'struct _Begin {',
+    '  template<typename _Tp>',
+    '    constexpr auto',
+    '    operator()[[nodiscard]](_Tp&& __t) const noexcept(true)',
+    '    { return __t; }',
+    '  bool operator==[[nodiscard]](const _Begin &) const;',
+    '  int size[[nodiscard]]() const;',
+    '};',
+    'int _Begin::size[[nodiscard]]() const { return 0; }',
+  ].join('\n'));
+  t.same(cpp.map((s) => `${s.kind} ${s.qualifiedName}${s.definition ? '' : ' (declaration)'}`),
+    ['struct _Begin', 'method _Begin::operator()', 'method _Begin::operator== (declaration)', 'method _Begin::size (declaration)', 'method _Begin::size']);
+  const c = await extractSymbols(languageById('c'), 'int f [[deprecated]] (int x);\nint g [[deprecated]] (int x) { return x; }\n');
+  t.same(c.map((s) => `${s.kind} ${s.name}${s.definition ? '' : ' (declaration)'}`), ['function f (declaration)', 'function g']);
 });

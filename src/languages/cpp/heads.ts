@@ -137,6 +137,36 @@ function attributeWord(word: string): boolean {
   return word.startsWith('____') || (word.startsWith('__') && ATTRIBUTE_STEMS.has(bare(word))) || PLAIN_ATTRIBUTES.has(word);
 }
 
+/** `#define` and `#undef`: what the preprocessor takes between any two tokens. */
+const DEFINE_OR_UNDEF = /^#\s*(?:define|undef)\b/;
+
+/** Words a function's declarator may end with after its parameter list (`int size() const &`). */
+const DECLARATOR_END_WORDS = new Set(['const', 'volatile', 'noexcept', 'override', 'final', 'mutable']);
+
+/** Whether a head ends as a function's declarator: its parameter list, then only qualifiers (`const`, `noexcept`, `&`). */
+function endsDeclarator(head: Item[]): boolean {
+  for (let k = head.length - 1; k >= 0; k--) {
+    const item = head[k];
+    if (isGroup(item)) return item.open === '(' && k > 0 && (isWord(head[k - 1]) || isGroup(head[k - 1]));
+    if (!(isWord(item) && DECLARATOR_END_WORDS.has(item.text)) && !isPunct(item, '&') && !isPunct(item, '&&')) return false;
+  }
+  return false;
+}
+
+/** The first character of code at or after `from`, past blanks and directive lines ('' at the end). */
+function nextCodeAt(source: string, from: number): string {
+  for (let i = from; i < source.length; i++) {
+    const c = source[i];
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') continue;
+    if (c === '#' && startsLine(source, i)) {
+      i = directiveEnd(source, i) - 1;
+      continue;
+    }
+    return c;
+  }
+  return '';
+}
+
 /** A conditional directive (`#if`, `#ifdef`, `#else`, `#endif`...). */
 const CONDITIONAL = /^#\s*(?:if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b/;
 
@@ -225,6 +255,11 @@ export function declarationHeadCuts(source: string): Range[] {
         } else if (!current.statements || current.enumBody) {
           // Any other directive in an enum, an initializer or parentheses, where the grammar takes none: it goes
           // (a `#define` there is still read from the original text, macrosFromText).
+          cuts.push([i, end]);
+        } else if (current.head.length && DEFINE_OR_UNDEF.test(source.slice(i, Math.min(end, i + 16))) && endsDeclarator(current.head) && nextCodeAt(source, end) === '{') {
+          // A `#define` between a function's declarator and its body (`int size() const` / `#define SIZE 4` / `{`): the
+          // preprocessor takes it anywhere, the grammar takes none there (in a class body the class ends at it, and its
+          // later members go out of it). It goes too, read from the text as the others.
           cuts.push([i, end]);
         }
         i = end - 1;

@@ -98,7 +98,15 @@ function namespace(node: Node, ctx: ExtractContext): Draft[] | undefined {
   const parts = ctx.text(nameNode).split('::').map((part) => part.replace(/^\s*inline\s+/, '').trim()).filter(Boolean);
   for (const part of parts) ctx.namespaces.add(part);
   const name = parts.pop() ?? ctx.text(nameNode);
-  return [{ name, kind: 'namespace', node, nameNode, qualifiers: parts, containingType: null, body, headEnd: body?.startIndex }];
+  const drafts: Draft[] = [];
+  // `namespace a::b {` (C++17) opens `a`, then `b` in it: each is a namespace, as `namespace a { namespace b {` declares
+  // them (ctags and clangd see both). The outer ones have nothing of their own to walk.
+  const identifiers = nameNode.type === 'nested_namespace_specifier' ? nameNode.descendantsOfType(['namespace_identifier', 'identifier']) : [];
+  if (identifiers.length === parts.length + 1) {
+    parts.forEach((part, i) => drafts.push({ name: part, kind: 'namespace', node, nameNode: identifiers[i], qualifiers: parts.slice(0, i), containingType: null, headEnd: body?.startIndex }));
+  }
+  drafts.push({ name, kind: 'namespace', node, nameNode, qualifiers: parts, containingType: null, body, headEnd: body?.startIndex });
+  return drafts;
 }
 
 /** A class/struct/union/enum specifier; `standalone` when it is the whole declaration (so no body = forward). */
@@ -490,6 +498,12 @@ function splitQualified(node: Node, ctx: ExtractContext): { name: string; qualif
       const next: Node | null = current.childForFieldName('name');
       if (!next) break;
       current = next;
+      continue;
+    }
+    if (current.type === 'attributed_declarator') {
+      // `operator()[[nodiscard]](_Tp&& __t)` (libstdc++'s ranges_base.h), `int f [[deprecated]] (int)`: the attribute
+      // appertains to what is declared; it is no part of its name.
+      current = named(current).find((child) => child.type !== 'attribute_declaration') ?? null;
       continue;
     }
     if (current.type === 'operator_cast') {
