@@ -6,7 +6,7 @@
  * enough for a search to cost more than a message (THREADS_FROM_SYMBOLS); until a thread is ready, and
  * for any search a thread could not answer, the main thread answers as before: the same SQL either way.
  */
-import { open } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import os from 'node:os';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { SearchPage, SearchSpec } from '../store.js';
@@ -40,10 +40,12 @@ export class SearchThreads {
   private nextId = 1;
   private crashes = 0;
   private closed = false;
+  /** The thread reading the index file into the page cache (warmPageCache), while it runs. */
+  private warming: Worker | undefined;
 
   constructor(private readonly file: string, private readonly size: number = os.availableParallelism()) {
     for (let i = 0; i < Math.max(1, size); i++) this.slots.push(this.spawn());
-    void warmPageCache(file, () => this.closed);
+    this.warming = warmPageCache(file);
   }
 
   /** Whether a thread can take a search now or soon (one is ready). */
@@ -62,6 +64,7 @@ export class SearchThreads {
 
   async close(): Promise<void> {
     this.closed = true;
+    void this.warming?.terminate();
     for (const pending of this.queue.splice(0)) pending.resolve(undefined);
     for (const { pending } of this.running.values()) pending.resolve(undefined);
     this.running.clear();
@@ -128,30 +131,41 @@ export class SearchThreads {
   }
 }
 
-/** The size of each read warmPageCache makes. */
-const WARM_CHUNK = 4 * 1024 * 1024;
+/**
+ * Reads a file start to end in 4 MB pieces and ends: warmPageCache's thread (plain JavaScript, so no loader is needed).
+ * Synchronous reads in a thread of its own keep nothing waiting on the event loop, and the thread, unreferenced, does not
+ * keep the process alive.
+ */
+const WARM_SCRIPT = `
+const { closeSync, fstatSync, openSync, readSync } = require('node:fs');
+const { workerData } = require('node:worker_threads');
+const fd = openSync(workerData.file, 'r');
+try {
+  const size = fstatSync(fd).size;
+  const buffer = Buffer.allocUnsafe(4 * 1024 * 1024);
+  for (let at = 0; at < size; at += buffer.length) readSync(fd, buffer, 0, buffer.length, at);
+} finally {
+  closeSync(fd);
+}`;
 
 /**
  * The index file read once, start to end, as the search threads start, so that the first searches after a restart do not
  * wait for the disk: with the file out of the OS page cache, each page a search touches is a random read (56 µs for 4 KB
  * on the bench machine's disk, some 25 ms a kernel search), where reading the file in order fills the cache at the disk's
- * speed (the kernel's 4.7 GB in some 2.5 s), on libuv's threads, off the event loop. Pages already cached cost a copy.
- * Not for a file over a quarter of the memory (the machine's, or the container's limit): the cache could not keep it.
- * Best effort: an error ends it, searches read as they would have.
+ * speed (the kernel's 4.7 GB in some 2.5 s), in a thread of its own. Pages already cached cost a copy. Not for a file over
+ * a quarter of the memory (the machine's, or the container's limit): the cache could not keep it. Best effort: an error
+ * ends it, and searches read as they would have. The thread, or undefined when none was started.
  */
-async function warmPageCache(file: string, stopped: () => boolean): Promise<void> {
+function warmPageCache(file: string): Worker | undefined {
   const memory = Math.min(os.totalmem(), process.constrainedMemory?.() || Infinity);
   try {
-    const handle = await open(file, 'r');
-    try {
-      const { size } = await handle.stat();
-      if (size > memory / 4) return;
-      const buffer = Buffer.allocUnsafe(WARM_CHUNK);
-      for (let at = 0; at < size && !stopped(); at += WARM_CHUNK) await handle.read(buffer, 0, WARM_CHUNK, at);
-    } finally {
-      await handle.close();
-    }
+    if (statSync(file).size > memory / 4) return undefined;
+    const worker = new Worker(WARM_SCRIPT, { eval: true, workerData: { file } });
+    worker.unref();
+    worker.on('error', () => undefined);
+    return worker;
   } catch {
-    // The file went away or cannot be read: nothing to warm.
+    // The file went away: nothing to warm.
+    return undefined;
   }
 }
