@@ -66,6 +66,11 @@ t.test("C: after a type's closing brace, in parameters, around a declarator or a
   const symbols = await extract('macro_placements.c');
   t.match(one(symbols, 'packed_thing', 'struct'), { definition: true }, '} __packed; declares no variable');
   t.match(one(symbols, 'aligned_instance'), { kind: 'variable' }, '} __aligned(4) name;');
+  t.match(one(symbols, 'tty_like::flow'), { kind: 'field' }, '} __aligned(sizeof(unsigned long)) flow; in a struct');
+  t.match(one(symbols, 'tty_like::flow::lock'), { kind: 'field' });
+  t.same(names(symbols.filter((s) => /^tty_like::\w+$/.test(s.qualifiedName))), ['flow', 'transf_buf', 'whole', 'hw_stopped'], 'an unnamed union } __aligned(2 * sizeof(long)); holds members of the struct, and the struct goes on');
+  t.match(one(symbols, 'futex_data'), { kind: 'variable' }, '} name __read_mostly __aligned(2*sizeof(long));');
+  t.notOk(symbols.some((s) => s.name === 'sizeof' || s.name === '__aligned'), 'no symbol named sizeof or __aligned');
   t.same(one(symbols, 'write_user').parameters.map((p) => [p.name, p.type]), [['file', 'struct file *'], ['buf', 'const char *'], ['count', 'size_t'], ['ppos', 'loff_t *']], 'const char __user *buf, loff_t *ppos __maybe_unused');
   t.match(one(symbols, 'wrapped_declarator'), { kind: 'function' }, '__NTH (f (...)): the name inside the macro');
   t.match(one(symbols, 'wrapped_parameters'), { kind: 'function' }, "zlib's f OF((void))");

@@ -768,6 +768,8 @@ function paramsLike(group: Group): boolean {
   const items = group.items;
   if (items.length === 0) return true;
   if (group.truncated) return true;
+  // An expression: a number first, or `sizeof`/`alignof`/`typeof` (`__aligned(2*sizeof(long))`): no parameter list holds one.
+  if (isNumber(items[0]) || items.some((item) => isWord(item) && EXPRESSION_WORDS.has(item.text))) return false;
   let previousWord = false;
   for (const item of items) {
     if (isGroup(item)) {
@@ -825,7 +827,8 @@ function functionDeclaratorAt(units: Unit[], typeGiven: boolean): number {
       // Right after the type a call is the declarator, unless it reads as an attribute and a declaration goes on after it.
       // (A macro holding a parameter list declares a function: `ssize_t __REDIRECT_NTH (alias, (const char *p), name)`.)
       if (declaratorCall(unit)) return i;
-      if (!wordSinceType && (!units.slice(i + 1).some((next) => next.kind === 'word') || unit.call!.items.some((item) => isGroup(item) && item.open === '(' && paramsLike(item)))) return i;
+      if (!wordSinceType && (!units.slice(i + 1).some((next) => next.kind === 'word')
+        || unit.call!.items.some((item, k) => isGroup(item) && item.open === '(' && paramsLike(item) && !(isWord(unit.call!.items[k - 1]) && EXPRESSION_WORDS.has((unit.call!.items[k - 1] as Token).text))))) return i;
     }
   }
   return -1;
@@ -836,10 +839,15 @@ function declaratorCall(unit: Unit): boolean {
   return unit.kind === 'word' && !!unit.call && (paramsLike(unit.call) || !macroLike(unit.text) || wrapsDeclarator(unit));
 }
 
+/** Words that make what follows them an expression, not a call (`sizeof(long)` in `__aligned(sizeof(long))`). */
+const EXPRESSION_WORDS = new Set(['sizeof', 'alignof', '_Alignof', '__alignof__', '__alignof', 'typeof', '__typeof__', '__typeof', 'decltype', 'offsetof']);
+
+const isNumber = (item: Item | undefined): boolean => !!item && !isGroup(item) && item.type === 'number';
+
 /** `__NTH (readlink (const char *p, ...))`: a macro around a function declarator. */
 function wrapsDeclarator(unit: Unit): boolean {
   const items = unit.call?.items ?? [];
-  return items.length === 2 && isWord(items[0]) && isGroup(items[1]) && items[1].open === '(' && paramsLike(items[1]) && macroLike(unit.text);
+  return items.length === 2 && isWord(items[0]) && !EXPRESSION_WORDS.has(items[0].text) && isGroup(items[1]) && items[1].open === '(' && paramsLike(items[1]) && macroLike(unit.text);
 }
 
 const countsAsWord = (unit: Unit): boolean => unit.kind === 'type' || unit.kind === 'tag' || unit.kind === 'word';
@@ -993,6 +1001,12 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
   }
   // `typedef __uint_least16_t char16_t;`: a typedef whose name the grammar takes for a type word; nothing to cut.
   if (units[0]?.kind === 'specifier' && units[0].text === 'typedef' && units[units.length - 1].kind === 'type' && units.filter((unit) => unit.kind === 'word').length === 1) return;
+  // `} __packed;`, `} ____cacheline_aligned;`, `} __aligned(8);` (an unnamed member): after a type's body (not a
+  // typedef's), attribute words and calls declare nothing.
+  if (afterBody && units.every((unit) => unit.kind !== 'word' || attributeWord(unit.text))) {
+    for (const unit of units) if (unit.kind === 'word') cut(unit);
+    return;
+  }
   // 2. The declarator: a function's `name(...)`, else the name of a variable, field or type.
   const fnAt = functionDeclaratorAt(units, typeGiven);
   const hasType = typeGiven || units.some((unit) => unit.kind === 'type' || unit.kind === 'tag');
@@ -1020,11 +1034,6 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
   if (terminator === '{' && !typeGiven && !units.some((unit) => unit.kind === 'tag')) return;
   // `__BEGIN_DECLS struct ifaddrs {`: before a type's body there is no declarator, so a word is a macro.
   if (terminator === '{' && !typeGiven && units[units.length - 1].kind === 'tag') {
-    for (const unit of units) if (unit.kind === 'word') cut(unit);
-    return;
-  }
-  // `} __packed;`, `} ____cacheline_aligned;`: after a type's body (not a typedef's), attribute words declare nothing.
-  if (afterBody && units.every((unit) => unit.kind !== 'word' || attributeWord(unit.text))) {
     for (const unit of units) if (unit.kind === 'word') cut(unit);
     return;
   }
