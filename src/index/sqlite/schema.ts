@@ -3,13 +3,19 @@
  * the connection settings and SQL functions, and opening, or starting afresh, a database file.
  */
 import { mkdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { VERSION } from '../../version.js';
 import { fuzzyMatches, initialPairs } from '../ranking.js';
 
 /** Bump when the tables, or what the extractor stores in them, change: a mismatch rebuilds. */
 export const SCHEMA_VERSION = 15;
+
+/** The full-text tables a first build's end may fill in a thread of its own (finishLoadWithThread), made the same there. */
+const NAME_TEXT_TABLE = "CREATE VIRTUAL TABLE name_text USING fts5 (name, tokenize = 'trigram', content = '', contentless_delete = 1)";
+const SIG_TEXT_TABLE = "CREATE VIRTUAL TABLE sig_text USING fts5 (signature, tokenize = 'unicode61', content = '', contentless_delete = 1)";
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -40,10 +46,9 @@ CREATE TABLE symbols (
 -- Distinct names (a third of the symbols or fewer): the fuzzy and substring tiers search these,
 -- then reach symbols through symbols_name. Never deleted: a stale name joins nothing.
 CREATE TABLE names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, name_lower TEXT NOT NULL, first TEXT NOT NULL, humps TEXT NOT NULL);
-CREATE INDEX names_camel ON names (first, humps);
 -- Substrings of distinct names (rowid = names.id, trigrams) and words of signatures (rowid = symbols.id).
-CREATE VIRTUAL TABLE name_text USING fts5 (name, tokenize = 'trigram', content = '', contentless_delete = 1);
-CREATE VIRTUAL TABLE sig_text USING fts5 (signature, tokenize = 'unicode61', content = '', contentless_delete = 1);
+${NAME_TEXT_TABLE};
+${SIG_TEXT_TABLE};
 -- Each distinct name's first initial paired with each later one (rowid = names.id; \`fmpc\` → \`fm fp fc\`): the
 -- CamelCase tier's candidates when its first hump may be initials, instead of every name starting with that letter.
 -- Only ever asked for names holding every one of some pairs: rowids alone (detail = none), no positions.
@@ -59,12 +64,14 @@ CREATE INDEX symbol_bases_symbol ON symbol_bases (symbol_id);
 `;
 
 /**
- * Additive changes applied to any database of this schema version on open. names_cover
- * carries what the CamelCase tier checks and joins on, so its scan over a first hump's names reads
- * no name rows.
+ * Changes applied to any database of this schema version on open. names_cover carries what the CamelCase
+ * tier checks and joins on, so its scan over a first hump's names reads no name rows; names_camel (first, humps)
+ * was its prefix, an index no plan needed that cost the end of a first build 2 s of its 4 million random inserts
+ * on the kernel (and 91 MB).
  */
 export const MIGRATIONS = `
 DROP INDEX IF EXISTS symbols_name_lower;
+DROP INDEX IF EXISTS names_camel;
 CREATE INDEX IF NOT EXISTS names_cover ON names (first, humps, name_lower, name);
 CREATE INDEX IF NOT EXISTS symbols_container ON symbols (containing_type) WHERE containing_type IS NOT NULL;
 `;
@@ -90,13 +97,18 @@ export const DROP_LOAD_INDEXES = 'DROP INDEX IF EXISTS symbols_sid; DROP INDEX I
  * done); opening a database whose load was cut short does the same.
  */
 export const TEXT_PENDING = 'signatures_pending';
+/** TEXT_PENDING's value once the names (and name_initials) are in, name_text and sig_text not yet. */
+const TEXT_ONLY = 'text';
 const FILL_NAMES = `INSERT OR IGNORE INTO names (name, name_lower, first, humps)
   SELECT name, name_lower, plumb_first_hump(name), humps FROM symbols GROUP BY name ORDER BY name`;
+/** The ids FILL_NAMES gives the names when the table starts empty (as it does in a first build): 1 up, in name order. */
+const NAME_IDS = 'SELECT name FROM src.symbols GROUP BY name ORDER BY name';
 const FILL_NAME_TEXT = 'INSERT INTO name_text (rowid, name) SELECT id, name FROM names WHERE id > ?';
 const FILL_NAME_INITIALS = 'INSERT INTO name_initials (rowid, pairs) SELECT id, plumb_initial_pairs(humps) FROM names WHERE id > ? AND length(humps) > 1';
 /** signatureText() in SQL: a call into JavaScript per symbol cost more than the full-text insert it feeds. */
-const FILL_TEXT = `INSERT INTO sig_text (rowid, signature) SELECT id,
-  CASE WHEN return_type <> '' AND instr(signature, return_type) = 0 THEN signature || ' ' || return_type ELSE signature END FROM symbols;`;
+const fillText = (symbols: string): string => `INSERT INTO sig_text (rowid, signature) SELECT id,
+  CASE WHEN return_type <> '' AND instr(signature, return_type) = 0 THEN signature || ' ' || return_type ELSE signature END FROM ${symbols};`;
+const FILL_TEXT = fillText('symbols');
 
 /**
  * The full-text tables' merging while a load fills them: none as they fill (the optimize at its end merges every
@@ -156,21 +168,171 @@ export function finishLoad(db: Database.Database): void {
 function finishLoadIn(db: Database.Database): void {
   db.transaction(() => {
     db.exec(SYMBOL_INDEXES);
-    if (db.prepare('SELECT 1 FROM meta WHERE key = ?').get(TEXT_PENDING)) {
+    const pending = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(TEXT_PENDING) as string | undefined;
+    if (pending === TEXT_ONLY) {
+      // finishLoadWithThread made the names and stopped before the full-text tables were in.
+      fillTextHere(db, 0);
+    } else if (pending !== undefined) {
       // Only an empty store starts a bulk load, so no signature predates it; names are never deleted, so some may.
       const before = (db.prepare('SELECT max(id) FROM names').pluck().get() as number | null) ?? 0;
-      db.exec(FTS_LOAD_MERGES);
-      db.exec(FILL_NAMES);
-      db.prepare(FILL_NAME_TEXT).run(before);
-      db.prepare(FILL_NAME_INITIALS).run(before);
-      db.exec(FILL_TEXT);
-      // One segment per full-text table: lookups then read one b-tree instead of some twenty.
-      db.exec(FTS_TABLES.map((t) => `INSERT INTO ${t} (${t}) VALUES ('optimize');`).join(' '));
-      fillTrigramCounts(db);
-      db.exec(FTS_MERGES);
-      db.prepare('DELETE FROM meta WHERE key = ?').run(TEXT_PENDING);
+      fillNames(db, before);
+      fillTextHere(db, before);
     }
   })();
+}
+
+/** The distinct names (those past `before` new) and their initials' pairs. */
+function fillNames(db: Database.Database, before: number): void {
+  db.exec(FTS_LOAD_MERGES);
+  db.exec(FILL_NAMES);
+  db.prepare(FILL_NAME_INITIALS).run(before);
+}
+
+/** name_text and sig_text filled on this connection, then merged, counted (name_trigram_counts) and no longer pending. */
+function fillTextHere(db: Database.Database, before: number): void {
+  db.prepare(FILL_NAME_TEXT).run(before);
+  db.exec(FILL_TEXT);
+  // One segment per full-text table: lookups then read one b-tree instead of some twenty.
+  db.exec(FTS_TABLES.map((t) => `INSERT INTO ${t} (${t}) VALUES ('optimize');`).join(' '));
+  fillTrigramCounts(db);
+  db.exec(FTS_MERGES);
+  db.prepare('DELETE FROM meta WHERE key = ?').run(TEXT_PENDING);
+}
+
+/**
+ * finishLoad with a second core: the end of a first build is some 80 s of SQLite on one thread for the kernel, while
+ * the parser threads are done. A thread of its own fills name_text and sig_text (and name_trigram_counts) in a
+ * scratch database beside this one, reading the committed symbols, while this connection makes the symbol indexes,
+ * names and name_initials; their pages are then copied in (the full-text tables' shadow tables, row for row: the
+ * same index as filling them here makes). Only for a store whose names table starts empty (the ids the thread gives
+ * the names must be FILL_NAMES'), and anything amiss in the thread fills them here instead.
+ */
+export async function finishLoadWithThread(db: Database.Database): Promise<void> {
+  const pending = db.prepare('SELECT 1 FROM meta WHERE key = ?').get(TEXT_PENDING) !== undefined;
+  if (!pending || db.prepare('SELECT 1 FROM names LIMIT 1').get() !== undefined || db.memory) {
+    finishLoad(db);
+    return;
+  }
+  const scratch = `${db.name}-text`;
+  removeDatabase(scratch);
+  const filled = fillTextInThread(db.name, scratch).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+  try {
+    spillingSorts(db, () => db.transaction(() => {
+      db.exec(SYMBOL_INDEXES);
+      fillNames(db, 0);
+      db.exec("INSERT INTO name_initials (name_initials) VALUES ('optimize')");
+      db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(TEXT_ONLY, TEXT_PENDING);
+    })());
+    const names = await filled;
+    const count = db.prepare('SELECT count(*) FROM names').pluck().get() as number;
+    const maxId = (db.prepare('SELECT max(id) FROM names').pluck().get() as number | null) ?? 0;
+    let copied = false;
+    if (!(names instanceof Error) && names === count && maxId === count) {
+      try {
+        copyText(db, scratch);
+        copied = true;
+      } catch {
+        // Filled here instead (the copy's transaction rolled back).
+      }
+    }
+    if (copied) {
+      forgetCachedText(db);
+      db.exec(FTS_MERGES);
+    } else {
+      spillingSorts(db, () => db.transaction(() => fillTextHere(db, 0))());
+    }
+  } finally {
+    await filled;
+    removeDatabase(scratch);
+  }
+}
+
+/** Sorts spill to temporary files while `run` runs (see finishLoad). */
+function spillingSorts(db: Database.Database, run: () => void): void {
+  db.pragma('temp_store = FILE');
+  try {
+    run();
+  } finally {
+    db.pragma('temp_store = MEMORY');
+  }
+}
+
+/** The shadow tables of name_text and sig_text, and name_trigram_counts, from the thread's scratch database. */
+function copyText(db: Database.Database, scratch: string): void {
+  db.prepare('ATTACH DATABASE ? AS text_load').run(scratch);
+  try {
+    // Shadow tables are written only by FTS5 itself unless the connection says otherwise (SQLITE_DBCONFIG_DEFENSIVE).
+    db.unsafeMode(true);
+    try {
+      db.transaction(() => {
+        for (const table of ['name_text', 'sig_text']) {
+          for (const shadow of ['data', 'idx', 'docsize']) db.exec(`DELETE FROM main.${table}_${shadow}; INSERT INTO main.${table}_${shadow} SELECT * FROM text_load.${table}_${shadow};`);
+        }
+        db.exec('DELETE FROM main.name_trigram_counts; INSERT INTO main.name_trigram_counts SELECT * FROM text_load.name_trigram_counts;');
+        db.prepare('DELETE FROM meta WHERE key = ?').run(TEXT_PENDING);
+      })();
+    } finally {
+      db.unsafeMode(false);
+    }
+  } finally {
+    db.exec('DETACH DATABASE text_load');
+  }
+}
+
+/**
+ * FTS5 keeps each table's structure (its segments) cached per connection, read afresh when another connection has
+ * committed or a transaction that wrote the table rolls back: after copyText wrote its shadow tables under it, this.
+ */
+function forgetCachedText(db: Database.Database): void {
+  db.exec(`BEGIN; ${FTS_TABLES.map((t) => `INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 0);`).join(' ')} ROLLBACK;`);
+}
+
+/**
+ * The thread's part (plain JavaScript: it runs as it is under tsx too): name_text from the names in FILL_NAMES' order
+ * and ids, sig_text from every symbol, each merged into one segment, and the common trigrams' counts.
+ */
+const TEXT_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+try {
+  const db = new Database(workerData.scratch);
+  for (const pragma of ['journal_mode = OFF', 'synchronous = OFF', 'temp_store = FILE', 'cache_size = -32768']) db.pragma(pragma);
+  db.prepare('ATTACH DATABASE ? AS src').run(workerData.main);
+  db.exec('BEGIN');
+  for (const sql of workerData.statements) db.exec(sql);
+  const names = db.prepare('SELECT count(*) FROM names').pluck().get();
+  db.exec('COMMIT');
+  db.close();
+  parentPort.postMessage({ names });
+} catch (error) {
+  parentPort.postMessage({ error: String(error && error.message || error) });
+}`;
+
+/** Runs TEXT_THREAD into `scratch`: the number of names it read, or why it could not. */
+function fillTextInThread(main: string, scratch: string): Promise<number> {
+  const statements = [
+    'CREATE TABLE names (id INTEGER PRIMARY KEY, name TEXT NOT NULL)',
+    `INSERT INTO names (name) ${NAME_IDS}`,
+    NAME_TEXT_TABLE,
+    SIG_TEXT_TABLE,
+    'CREATE TABLE name_trigram_counts (trigram TEXT PRIMARY KEY, names INTEGER NOT NULL) WITHOUT ROWID',
+    ['name_text', 'sig_text'].map((t) => `INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 0); INSERT INTO ${t} (${t}, rank) VALUES ('crisismerge', 64);`).join(' '),
+    FILL_NAME_TEXT.replace('?', '0'),
+    fillText('src.symbols'),
+    "INSERT INTO name_text (name_text) VALUES ('optimize'); INSERT INTO sig_text (sig_text) VALUES ('optimize');",
+    "CREATE VIRTUAL TABLE temp.fill_trigrams USING fts5vocab(main, 'name_text', 'row')",
+    `INSERT INTO name_trigram_counts (trigram, names) SELECT term, doc FROM temp.fill_trigrams WHERE doc >= ${COMMON_TRIGRAM}`,
+  ];
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(TEXT_THREAD, { eval: true, workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), main, scratch, statements } });
+    worker.once('message', (message: { names?: number; error?: string }) => (message.names === undefined ? reject(new Error(message.error)) : resolve(message.names)));
+    worker.once('error', reject);
+    worker.once('exit', () => reject(new Error('text thread exited')));
+  });
+}
+
+function removeDatabase(file: string): void {
+  for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(file + suffix, { force: true });
 }
 
 /** A trigram of fewer names than this is left out of name_trigram_counts: fts5vocab counts its short rowid list in some 50 µs. */

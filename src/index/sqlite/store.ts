@@ -202,7 +202,7 @@ export class SqliteSymbolStore implements SymbolStore {
 
   async bulkLoad(on: boolean): Promise<void> {
     this.changed();
-    this.writes.bulkLoad(on);
+    await this.writes.bulkLoad(on, true);
   }
 
   /** Before every write (each runs synchronously): searches answered from here on are read afresh. */
@@ -212,7 +212,7 @@ export class SqliteSymbolStore implements SymbolStore {
 
   async close(): Promise<void> {
     await this.threads?.close();
-    if (this.writes.bulkLoading) this.writes.bulkLoad(false);
+    await this.writes.bulkLoad(false);
     if (this.db.open) this.db.close();
   }
 }

@@ -7,7 +7,7 @@ import { baseKey } from '../../syntax/bases.js';
 import { fileIdFor, symbolIds } from '../ids.js';
 import { humpSegments, humpsOf, initialPairs, prefixEnd, rankOf } from '../ranking.js';
 import type { BuildOutputDirectory, FileStamp, FileState, FileUpdate, PackageRef } from '../store.js';
-import { DROP_LOAD_INDEXES, finishLoad, signatureText, TEXT_PENDING } from './schema.js';
+import { DROP_LOAD_INDEXES, finishLoad, finishLoadWithThread, signatureText, TEXT_PENDING } from './schema.js';
 import type { Statements } from './statements.js';
 
 const UPSERT_FILE = `INSERT INTO files (id, path, size, mtime, ctime, ino, hash, language, package_id, external, symbol_count, skipped, skipped_detail)
@@ -38,6 +38,8 @@ export class SymbolWrites {
   private readonly packageIds = new Map<string, number>();
   /** Set while a first build loads an empty store (see SymbolStore.bulkLoad). */
   private bulk = false;
+  /** The end of a bulk load while it waits for its thread: closing waits for it. */
+  private finishing: Promise<void> | undefined;
 
   constructor(private readonly statements: Statements) {
     this.db = statements.db;
@@ -182,7 +184,12 @@ export class SymbolWrites {
     this.db.pragma('optimize');
   }
 
-  bulkLoad(on: boolean): void {
+  /**
+   * Starts a first build's bulk load, or ends it: `thread` lets its end use a second thread (finishLoadWithThread),
+   * which the build does; closing the store mid-load ends it here.
+   */
+  async bulkLoad(on: boolean, thread = false): Promise<void> {
+    await this.finishing;
     if (on === this.bulk || !this.db.open) return;
     this.bulk = on;
     if (on) {
@@ -191,6 +198,13 @@ export class SymbolWrites {
         this.db.exec(DROP_LOAD_INDEXES);
         this.statements.get('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(TEXT_PENDING, '1');
       })();
+    } else if (thread) {
+      this.finishing = finishLoadWithThread(this.db);
+      try {
+        await this.finishing;
+      } finally {
+        this.finishing = undefined;
+      }
     } else {
       finishLoad(this.db);
     }
