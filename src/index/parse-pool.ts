@@ -19,6 +19,8 @@ export interface ParseTask {
   stored?: string;
   /** The bench's baseline: parse only (the text as written, or prepared as the extractor does), no symbols. */
   parseOnly?: 'raw' | 'prepared';
+  /** The file's size as walked, when known: the pool gives each task to the thread with the fewest bytes to parse. */
+  size?: number;
 }
 
 /** What the pool posts to a thread: a file to parse, or a request for its profile. */
@@ -86,6 +88,14 @@ export type ParseResult =
 
 /** Waiting tasks beyond which another thread is started (up to the pool's size). */
 const SPAWN_BACKLOG = 16;
+/**
+ * Bytes handed to the threads and not parsed yet beyond which another thread is started too: a build that sends
+ * few files at a time, because they are large (the kernel's register headers, 1-24 MB each, under the builder's
+ * UNWRITTEN_BYTES), never has SPAWN_BACKLOG of them waiting, and one thread parsed them all while the other idled.
+ */
+const SPAWN_BYTES = 512 * 1024;
+/** What a task weighs beside its bytes (reading, hashing, messages): many small files weigh something too. */
+const TASK_BYTES = 8 * 1024;
 
 /** Tasks handed to a worker at once, so it never waits on the main thread between files. */
 const IN_FLIGHT_PER_WORKER = 16;
@@ -101,6 +111,8 @@ const MAX_CRASHES = 16;
 interface Slot {
   worker: Worker;
   running: Map<number, Pending>;
+  /** The weight of its running tasks (taskWeight): the next task goes to the thread with the least. */
+  bytes: number;
   /** Symbols of a task's pieces received so far (WorkerResult 'piece'), until its last message. */
   pieces: Map<number, ExtractedSymbol[]>;
   /** Takes no more tasks, and ends once those it has are done (it parsed a very large file). */
@@ -174,7 +186,7 @@ export class ParsePool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: new Worker(this.script, this.workerOptions), running: new Map(), pieces: new Map() };
+    const slot: Slot = { worker: new Worker(this.script, this.workerOptions), running: new Map(), bytes: 0, pieces: new Map() };
     // An idle pool must not keep the process alive; a busy one must.
     slot.worker.unref();
     slot.worker.on('message', (message: WorkerResult) => {
@@ -192,6 +204,7 @@ export class ParsePool {
       }
       const pending = slot.running.get(message.id);
       slot.running.delete(message.id);
+      if (pending) slot.bytes -= taskWeight(pending.task);
       const pieces = slot.pieces.get(message.id);
       slot.pieces.delete(message.id);
       if (message.outcome === 'parsed' && message.retire) slot.retiring = true;
@@ -219,6 +232,7 @@ export class ParsePool {
     slot.worker.on('exit', () => {
       for (const [id, pending] of slot.running) pending.resolve({ id, outcome: 'failed', error: failure });
       slot.running.clear();
+      slot.bytes = 0;
       if (this.closed || !this.slots.includes(slot)) return;
       this.crashes++;
       if (this.crashes > MAX_CRASHES) {
@@ -239,19 +253,33 @@ export class ParsePool {
   }
 
   private pump(): void {
+    if (this.closed) return;
     // Work waiting and no thread to take it (the last one retired), or a backlog another thread pays for.
-    const working = this.slots.filter((slot) => !slot.retiring).length;
-    if (!this.closed && this.queue.length > 0 && (working === 0 || (this.queue.length > SPAWN_BACKLOG && this.slots.length < this.maxSize))) this.slots.push(this.spawn());
-    for (const slot of this.slots) {
-      if (slot.retiring) continue;
-      while (slot.running.size < IN_FLIGHT_PER_WORKER && this.queue.length > 0) {
-        const pending = this.queue.shift() as Pending;
-        slot.running.set(pending.task.id, pending);
-        slot.worker.ref();
-        slot.worker.postMessage(pending.task);
-      }
+    const working = this.slots.filter((slot) => !slot.retiring);
+    const backlog = (): boolean => this.queue.length > SPAWN_BACKLOG
+      || this.queue.reduce((sum, pending) => sum + taskWeight(pending.task), 0) + working.reduce((sum, slot) => sum + slot.bytes, 0) > SPAWN_BYTES;
+    if (this.queue.length > 0 && (working.length === 0 || (this.slots.length < this.maxSize && backlog()))) {
+      const slot = this.spawn();
+      this.slots.push(slot);
+      working.push(slot);
+    }
+    // Each task to the thread with the fewest bytes to parse (not the first with room: a few large files sent at a
+    // time all went to one thread), so the threads finish together.
+    while (this.queue.length > 0) {
+      let slot: Slot | undefined;
+      for (const candidate of working) if (candidate.running.size < IN_FLIGHT_PER_WORKER && (!slot || candidate.bytes < slot.bytes)) slot = candidate;
+      if (!slot) break;
+      const pending = this.queue.shift() as Pending;
+      slot.running.set(pending.task.id, pending);
+      slot.bytes += taskWeight(pending.task);
+      slot.worker.ref();
+      slot.worker.postMessage(pending.task);
     }
   }
+}
+
+function taskWeight(task: ParseTask): number {
+  return (task.size ?? 0) + TASK_BYTES;
 }
 
 /** The ids and humps of `count` symbols, sent as one JSON array: the ids, then the humps. */
