@@ -174,3 +174,30 @@ t.test('an attribute after the declared name is no part of it: operator()[[nodis
   const c = await extractSymbols(languageById('c'), 'int f [[deprecated]] (int x);\nint g [[deprecated]] (int x) { return x; }\n');
   t.same(c.map((s) => `${s.kind} ${s.name}${s.definition ? '' : ' (declaration)'}`), ['function f (declaration)', 'function g']);
 });
+
+t.test('a macro call alone on its line that the next line initializes declares what it names (the kernel\'s clk drivers)', async (t) => {
+  // drivers/clk/samsung/clk-exynos5433.c: `PNAME(x)` / `= { ... };`, read as a call declaring nothing, cost the file 15 definitions.
+  const source = [
+    '#define PNAME(x) static const char *const x[]',
+    'PNAME(mout_short_p) = { "oscclk", "fout", };',
+    'PNAME(mout_phyclk_usbhost30_uhost30_pipe_pclk_user_p)',
+    '\t\t= { "oscclk", "phyclk_usbhost30_uhost30_pipe_pclk_phy", };',
+    'PNAME(mout_phyclk_usbhost30_uhost30_phyclock_user_p)',
+    '\t\t= { "oscclk", "phyclk_usbhost30_uhost30_phyclock_phy", };',
+    'struct cmu_data {',
+    '\tint nr_clk_save;',
+    '};',
+    'static int cmu_suspend(struct device *dev)',
+    '{',
+    '\treturn 0;',
+    '}',
+  ].join('\n');
+  for (const language of ['c', 'cpp'] as const) {
+    const symbols = await extractSymbols(languageById(language), source);
+    t.match(one(symbols, 'cmu_data::nr_clk_save'), { kind: 'field' }, `${language}: the struct after them`);
+    t.match(one(symbols, 'cmu_suspend'), { kind: 'function', definition: true }, `${language}: the function after them`);
+  }
+  // Inside a declaration it is an attribute still (libstdc++'s bits/allocator.h).
+  const alias = await extractSymbols(languageById('cpp'), 'struct allocator {\n  using is_always_equal\n\t_GLIBCXX20_DEPRECATED_SUGGEST("std::allocator_traits::is_always_equal")\n\t= true_type;\n};\n');
+  t.match(one(alias, 'allocator::is_always_equal'), { kind: 'type_alias' }, 'using X / MACRO("...") / = T;');
+});

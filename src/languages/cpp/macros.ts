@@ -72,6 +72,11 @@ export const RULES: readonly MacroRule[] = [
       const rest = restOfLine(source, close + 1).trim();
       const after = rest.replace(/^;/, '').trim();
       if (after && !after.startsWith('//')) return [];
+      // `PNAME(mout_phyclk_p)` / `= { "oscclk", ... };` (the kernel's clk drivers): starting a declaration, the call declares
+      // what the next line initializes. (After `using is_always_equal`, libstdc++'s `_GLIBCXX20_DEPRECATED_SUGGEST("...")` above
+      // `= true_type;` is an attribute: it goes.)
+      if (!rest && nextCodeChar(source, close + 1) === '=' && source[source.indexOf('=', close + 1) + 1] !== '='
+        && ['', ';', '}', '{'].includes(codeEndBefore(source, match.index))) return [];
       // `PR_EXTERN(PRUint32)` above `PL_strlen(const char *s);`: the macro stands for the return type of the
       // declarator on the next line (heads.ts reads it so); blanked, the function would have no type.
       if (!rest.startsWith(';') && /\S/.test(source.slice(open + 1, close)) && /^[ \t]*[A-Za-z_]\w*[ \t]*\(.*(\)[ \t]*[;{]|,)[ \t]*(\/[/*].*)?\r?$/.test(nextLine(source, close))) return [];
