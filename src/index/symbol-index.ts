@@ -105,15 +105,9 @@ const UNWRITTEN_SYMBOLS = 100_000;
  * Bytes of source sent to the threads and not committed yet past which no more files are sent: a file's symbols
  * take some 25 times its size in memory between its parse and its commit (the kernel's register headers: a
  * #define per 110 bytes, 2.7 KB per symbol in the threads' messages, their objects and the batch), and the count
- * of symbols is known only once a file is parsed.
+ * of symbols is known only once a file is parsed. One file larger than this still goes alone.
  */
 const UNWRITTEN_BYTES = 4 * 1024 * 1024;
-/**
- * A file larger than UNWRITTEN_BYTES goes one at a time, and beside it this many bytes of smaller files, so the other
- * thread is not idle meanwhile (it was, for the kernel's 29 register headers of 4-24 MB); its symbols held meanwhile
- * are the build's peak memory, hence less than UNWRITTEN_BYTES.
- */
-const BESIDE_LARGE_BYTES = 1024 * 1024;
 
 /** How often a replica asks a store that does not answer yet. */
 const FOLLOW_RETRY_MS = 2000;
@@ -701,14 +695,9 @@ export class SymbolIndex {
     let flushing: Promise<void> = Promise.resolve();
     /** Symbols parsed and not committed yet: past UNWRITTEN_SYMBOLS no more files go to the threads until writes catch up. */
     let unwritten = 0;
-    /**
-     * Bytes of the files sent to the threads and not committed yet (UNWRITTEN_BYTES), and those of the batch; a file
-     * larger than UNWRITTEN_BYTES counts apart (one at a time, beside the others).
-     */
+    /** Bytes of the files sent to the threads and not committed yet (UNWRITTEN_BYTES), and those of the batch. */
     let unwrittenBytes = 0;
     let batchBytes = 0;
-    let unwrittenLarge = 0;
-    let batchLarge = 0;
     let bytesWritten: () => void = () => undefined;
     const flush = (): void => {
       const updates = batch;
@@ -716,12 +705,10 @@ export class SymbolIndex {
       const done = updates.length + touches.length;
       const symbols = batchSymbols;
       const bytes = batchBytes;
-      const large = batchLarge;
       batch = [];
       touched = [];
       batchSymbols = 0;
       batchBytes = 0;
-      batchLarge = 0;
       lastFlush = performance.now();
       flushing = flushing.then(() => this.serialized(async () => {
         if (this.closed) return;
@@ -736,7 +723,6 @@ export class SymbolIndex {
       })).finally(() => {
         unwritten -= symbols;
         unwrittenBytes -= bytes;
-        unwrittenLarge -= large;
         bytesWritten();
         // This batch is garbage once this callback returns: a large file's lump is collected before the next arrives.
         setImmediate(collectIfGrown);
@@ -745,8 +731,7 @@ export class SymbolIndex {
     const parseOne = async (file: WalkedFile): Promise<void> => {
       const previous = stored.get(file.stored);
       const result = await parseFile(pool, file, previous?.hash);
-      if (file.size > UNWRITTEN_BYTES) batchLarge += file.size;
-      else batchBytes += file.size;
+      batchBytes += file.size;
       if (this.closed) return;
       if (result.outcome === 'parsed') {
         summary.filesParsed++;
@@ -778,18 +763,15 @@ export class SymbolIndex {
         flush();
         await flushing;
       }
-      // Sent and not committed: wait for a commit (or, when every file sent is parsed, commit what is parsed). A large
-      // file waits for the last large one only: the other thread parses smaller files meanwhile.
-      const large = file.size > UNWRITTEN_BYTES;
-      while ((large ? unwrittenLarge > 0 : unwrittenBytes > 0 && unwrittenBytes + file.size > (unwrittenLarge > 0 ? BESIDE_LARGE_BYTES : UNWRITTEN_BYTES)) && !this.closed) {
+      // Sent and not committed: wait for a commit (or, when every file sent is parsed, commit what is parsed).
+      while (unwrittenBytes > 0 && unwrittenBytes + file.size > UNWRITTEN_BYTES && !this.closed) {
         const committed = new Promise<void>((resolve) => {
           bytesWritten = resolve;
         });
         if (running.size === 0) flush();
         await Promise.race([committed, ...running]);
       }
-      if (large) unwrittenLarge += file.size;
-      else unwrittenBytes += file.size;
+      unwrittenBytes += file.size;
       const task: Promise<void> = parseOne(file).finally(() => running.delete(task));
       running.add(task);
     }
