@@ -10,24 +10,25 @@
  * followed by a lower-case letter, and after `_`, `$` or any other separator.
  */
 export function humpsOf(name: string): string {
-  // humpSpans' rule on character codes, keeping only each hump's first letter: once per symbol a build stores
-  // (millions for a large tree), where the spans and their lower-case copies cost some 2 µs a name.
+  // Each hump's first letter alone, without cutting the spans (humpSpans) and lower-casing copies of them: once per
+  // symbol a build stores (millions for a large tree), where those cost some 2 µs a name.
   let humps = '';
-  let previous = -1;
   for (let i = 0; i < name.length; i++) {
     const ch = name.charCodeAt(i);
-    if (!isAlnumCode(ch)) {
-      previous = ch;
-      continue;
-    }
-    const upper = isUpperCode(ch);
-    const starts = previous < 0 || !isAlnumCode(previous) ||
-      (upper && (isLowerCode(previous) || isDigitCode(previous))) ||
-      (upper && isUpperCode(previous) && i + 1 < name.length && isLowerCode(name.charCodeAt(i + 1)));
-    if (starts) humps += String.fromCharCode(upper ? ch + 32 : ch);
-    previous = ch;
+    if (isAlnumCode(ch) && startsHump(name, i)) humps += String.fromCharCode(isUpperCode(ch) ? ch + 32 : ch);
   }
   return humps;
+}
+
+/**
+ * Whether the letter or digit at `i` starts a hump: after the start or any separator, a capital after a lower-case
+ * letter or a digit, and the last capital of a run when a lower-case letter follows (`HTTPServer` → `HTTP`, `Server`).
+ */
+function startsHump(name: string, i: number): boolean {
+  const previous = i > 0 ? name.charCodeAt(i - 1) : -1;
+  if (previous < 0 || !isAlnumCode(previous)) return true;
+  if (!isUpperCode(name.charCodeAt(i))) return false;
+  return isLowerCode(previous) || isDigitCode(previous) || (isUpperCode(previous) && i + 1 < name.length && isLowerCode(name.charCodeAt(i + 1)));
 }
 
 const isLowerCode = (c: number): boolean => c >= 97 && c <= 122;
@@ -82,24 +83,22 @@ export function humpSegments(name: string): string[] {
   return humpSpans(name).map((span) => span.toLowerCase());
 }
 
+/** humpSegments(name)[0] without cutting the rest of the name: once per distinct name at the end of a load (SQLite's plumb_first_hump). */
+export function firstHump(name: string): string {
+  let start = 0;
+  while (start < name.length && !isAlnumCode(name.charCodeAt(start))) start++;
+  let end = start + 1;
+  while (end < name.length && isAlnumCode(name.charCodeAt(end)) && !startsHump(name, end)) end++;
+  return name.slice(start, end).toLowerCase();
+}
+
 /** A name cut at its humps, as written: `UMyASC` → `U My ASC`. */
 function humpSpans(name: string): string[] {
   const segments: string[] = [];
-  let previous = '';
   for (let i = 0; i < name.length; i++) {
-    const ch = name[i];
-    if (!isAlnum(ch)) {
-      previous = ch;
-      continue;
-    }
-    const next = name[i + 1] ?? '';
-    const starts =
-      previous === '' || !isAlnum(previous) ||
-      (isUpper(ch) && (isLower(previous) || isDigit(previous))) ||
-      (isUpper(ch) && isUpper(previous) && isLower(next));
-    if (starts) segments.push(ch);
-    else segments[segments.length - 1] += ch;
-    previous = ch;
+    if (!isAlnumCode(name.charCodeAt(i))) continue;
+    if (startsHump(name, i)) segments.push(name[i]);
+    else segments[segments.length - 1] += name[i];
   }
   return segments;
 }
@@ -269,17 +268,4 @@ export function rankOf(external: boolean, definition: boolean): number {
 /** The exclusive upper bound of a prefix range: every string starting with `prefix` sorts below it. */
 export function prefixEnd(prefix: string): string {
   return prefix + '\u{10FFFF}';
-}
-
-function isAlnum(ch: string): boolean {
-  return isLower(ch) || isUpper(ch) || isDigit(ch);
-}
-function isLower(ch: string): boolean {
-  return ch >= 'a' && ch <= 'z';
-}
-function isUpper(ch: string): boolean {
-  return ch >= 'A' && ch <= 'Z';
-}
-function isDigit(ch: string): boolean {
-  return ch >= '0' && ch <= '9';
 }

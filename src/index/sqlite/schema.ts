@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { VERSION } from '../../version.js';
-import { fuzzyMatches, initialPairs } from '../ranking.js';
+import { firstHump, fuzzyMatches, initialPairs } from '../ranking.js';
 
 /** Bump when the tables, or what the extractor stores in them, change: a mismatch rebuilds. */
 export const SCHEMA_VERSION = 15;
@@ -16,6 +16,7 @@ export const SCHEMA_VERSION = 15;
 /** The full-text tables a first build's end may fill in a thread of its own (finishLoadWithThread), made the same there. */
 const NAME_TEXT_TABLE = "CREATE VIRTUAL TABLE name_text USING fts5 (name, tokenize = 'trigram', content = '', contentless_delete = 1)";
 const SIG_TEXT_TABLE = "CREATE VIRTUAL TABLE sig_text USING fts5 (signature, tokenize = 'unicode61', content = '', contentless_delete = 1)";
+const TRIGRAM_COUNTS_TABLE = 'CREATE TABLE name_trigram_counts (trigram TEXT PRIMARY KEY, names INTEGER NOT NULL) WITHOUT ROWID';
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -55,7 +56,7 @@ ${SIG_TEXT_TABLE};
 CREATE VIRTUAL TABLE name_initials USING fts5 (pairs, tokenize = 'ascii', content = '', detail = none);
 -- How many distinct names hold each common trigram (filled at the end of a first build, fillTrigramCounts, and kept by
 -- later writes): the plans' statistics, read here instead of counting a long rowid list in name_text (fts5vocab).
-CREATE TABLE name_trigram_counts (trigram TEXT PRIMARY KEY, names INTEGER NOT NULL) WITHOUT ROWID;
+${TRIGRAM_COUNTS_TABLE};
 -- The types deriving from a name: one row per base of a type, keyed by the base's last name segment with
 -- generics stripped (\`ns::Base<T>\` → Base), and by the original name of a base written through an import alias.
 CREATE TABLE symbol_bases (symbol_id INTEGER NOT NULL, base TEXT NOT NULL);
@@ -116,8 +117,14 @@ const FILL_TEXT = fillText('symbols');
  * FTS5's defaults for the edits after.
  */
 const FTS_TABLES = ['name_text', 'sig_text', 'name_initials'];
-const FTS_LOAD_MERGES = FTS_TABLES.map((t) => `INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 0); INSERT INTO ${t} (${t}, rank) VALUES ('crisismerge', 64);`).join(' ');
-const FTS_MERGES = FTS_TABLES.map((t) => `INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 4); INSERT INTO ${t} (${t}, rank) VALUES ('crisismerge', 16);`).join(' ');
+/** The two a first build's end may fill in a thread of its own (finishLoadWithThread). */
+const TEXT_TABLES = ['name_text', 'sig_text'];
+const merges = (tables: readonly string[], automerge: number, crisismerge: number): string =>
+  tables.map((t) => `INSERT INTO ${t} (${t}, rank) VALUES ('automerge', ${automerge}); INSERT INTO ${t} (${t}, rank) VALUES ('crisismerge', ${crisismerge});`).join(' ');
+/** One segment per full-text table: lookups then read one b-tree instead of some twenty. */
+const optimize = (tables: readonly string[]): string => tables.map((t) => `INSERT INTO ${t} (${t}) VALUES ('optimize');`).join(' ');
+const FTS_LOAD_MERGES = merges(FTS_TABLES, 0, 64);
+const FTS_MERGES = merges(FTS_TABLES, 4, 16);
 
 /** Opens (or creates) the database; a different schema version or plumb version starts it afresh. */
 export function openStoreDatabase(file: string): Database.Database {
@@ -155,14 +162,7 @@ function openDatabase(file: string): Database.Database {
 
 /** Makes missing symbol indexes and fills the search tables when a bulk load left them pending. */
 export function finishLoad(db: Database.Database): void {
-  // The index sorts and GROUP BY spill to temporary files, not to memory: millions of rows sorted in memory
-  // would be the build's peak RSS.
-  db.pragma('temp_store = FILE');
-  try {
-    finishLoadIn(db);
-  } finally {
-    db.pragma('temp_store = MEMORY');
-  }
+  spillingSorts(db, () => finishLoadIn(db));
 }
 
 function finishLoadIn(db: Database.Database): void {
@@ -192,8 +192,7 @@ function fillNames(db: Database.Database, before: number): void {
 function fillTextHere(db: Database.Database, before: number): void {
   db.prepare(FILL_NAME_TEXT).run(before);
   db.exec(FILL_TEXT);
-  // One segment per full-text table: lookups then read one b-tree instead of some twenty.
-  db.exec(FTS_TABLES.map((t) => `INSERT INTO ${t} (${t}) VALUES ('optimize');`).join(' '));
+  db.exec(optimize(FTS_TABLES));
   fillTrigramCounts(db);
   db.exec(FTS_MERGES);
   db.prepare('DELETE FROM meta WHERE key = ?').run(TEXT_PENDING);
@@ -220,7 +219,7 @@ export async function finishLoadWithThread(db: Database.Database): Promise<void>
     spillingSorts(db, () => db.transaction(() => {
       db.exec(SYMBOL_INDEXES);
       fillNames(db, 0);
-      db.exec("INSERT INTO name_initials (name_initials) VALUES ('optimize')");
+      db.exec(optimize(['name_initials']));
       db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(TEXT_ONLY, TEXT_PENDING);
     })());
     const names = await filled;
@@ -247,7 +246,10 @@ export async function finishLoadWithThread(db: Database.Database): Promise<void>
   }
 }
 
-/** Sorts spill to temporary files while `run` runs (see finishLoad). */
+/**
+ * Index sorts and GROUP BY spill to temporary files while `run` runs, not to memory: millions of rows sorted in
+ * memory would be the build's peak RSS.
+ */
 function spillingSorts(db: Database.Database, run: () => void): void {
   db.pragma('temp_store = FILE');
   try {
@@ -265,7 +267,7 @@ function copyText(db: Database.Database, scratch: string): void {
     db.unsafeMode(true);
     try {
       db.transaction(() => {
-        for (const table of ['name_text', 'sig_text']) {
+        for (const table of TEXT_TABLES) {
           for (const shadow of ['data', 'idx', 'docsize']) db.exec(`DELETE FROM main.${table}_${shadow}; INSERT INTO main.${table}_${shadow} SELECT * FROM text_load.${table}_${shadow};`);
         }
         db.exec('DELETE FROM main.name_trigram_counts; INSERT INTO main.name_trigram_counts SELECT * FROM text_load.name_trigram_counts;');
@@ -315,13 +317,13 @@ function fillTextInThread(main: string, scratch: string): Promise<number> {
     `INSERT INTO names (name) ${NAME_IDS}`,
     NAME_TEXT_TABLE,
     SIG_TEXT_TABLE,
-    'CREATE TABLE name_trigram_counts (trigram TEXT PRIMARY KEY, names INTEGER NOT NULL) WITHOUT ROWID',
-    ['name_text', 'sig_text'].map((t) => `INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 0); INSERT INTO ${t} (${t}, rank) VALUES ('crisismerge', 64);`).join(' '),
+    TRIGRAM_COUNTS_TABLE,
+    merges(TEXT_TABLES, 0, 64),
     FILL_NAME_TEXT.replace('?', '0'),
     fillText('src.symbols'),
-    "INSERT INTO name_text (name_text) VALUES ('optimize'); INSERT INTO sig_text (sig_text) VALUES ('optimize');",
-    "CREATE VIRTUAL TABLE temp.fill_trigrams USING fts5vocab(main, 'name_text', 'row')",
-    `INSERT INTO name_trigram_counts (trigram, names) SELECT term, doc FROM temp.fill_trigrams WHERE doc >= ${COMMON_TRIGRAM}`,
+    optimize(TEXT_TABLES),
+    TRIGRAM_VOCAB,
+    FILL_TRIGRAM_COUNTS,
   ];
   return new Promise((resolve, reject) => {
     const worker = new Worker(TEXT_THREAD, { eval: true, workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), main, scratch, statements } });
@@ -337,6 +339,8 @@ function removeDatabase(file: string): void {
 
 /** A trigram of fewer names than this is left out of name_trigram_counts: fts5vocab counts its short rowid list in some 50 µs. */
 export const COMMON_TRIGRAM = 500;
+const TRIGRAM_VOCAB = "CREATE VIRTUAL TABLE temp.fill_trigrams USING fts5vocab(main, 'name_text', 'row')";
+const FILL_TRIGRAM_COUNTS = `INSERT INTO name_trigram_counts (trigram, names) SELECT term, doc FROM temp.fill_trigrams WHERE doc >= ${COMMON_TRIGRAM}`;
 
 /**
  * name_trigram_counts from name_text, in one pass over its terms (some 3 s for the kernel's four million names, whose
@@ -344,9 +348,9 @@ export const COMMON_TRIGRAM = 500;
  * reads the whole rowid list: 13 ms for one of 200,000 names). Later writes add their new names to these counts.
  */
 export function fillTrigramCounts(db: Database.Database): void {
-  db.exec("DELETE FROM name_trigram_counts; CREATE VIRTUAL TABLE temp.fill_trigrams USING fts5vocab(main, 'name_text', 'row')");
+  db.exec(`DELETE FROM name_trigram_counts; ${TRIGRAM_VOCAB}`);
   try {
-    db.prepare('INSERT INTO name_trigram_counts (trigram, names) SELECT term, doc FROM temp.fill_trigrams WHERE doc >= ?').run(COMMON_TRIGRAM);
+    db.exec(FILL_TRIGRAM_COUNTS);
   } finally {
     db.exec('DROP TABLE temp.fill_trigrams');
   }
@@ -365,26 +369,6 @@ function readVersion(db: Database.Database): string | undefined {
 function fingerprint(): string {
   return `${SCHEMA_VERSION}/${VERSION}`;
 }
-
-/** humpSegments(name)[0] (ranking.ts) without cutting the rest of the name: once per distinct name at the end of a load. */
-export function firstHump(name: string): string {
-  let start = 0;
-  while (start < name.length && !isAlnum(name.charCodeAt(start))) start++;
-  if (start === name.length) return '';
-  let end = start + 1;
-  for (; end < name.length; end++) {
-    const ch = name.charCodeAt(end);
-    if (!isAlnum(ch)) break;
-    const previous = name.charCodeAt(end - 1);
-    if (isUpper(ch) && (isLower(previous) || isDigit(previous) || (isUpper(previous) && end + 1 < name.length && isLower(name.charCodeAt(end + 1))))) break;
-  }
-  return name.slice(start, end).toLowerCase();
-}
-
-const isLower = (c: number): boolean => c >= 97 && c <= 122;
-const isUpper = (c: number): boolean => c >= 65 && c <= 90;
-const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-const isAlnum = (c: number): boolean => isLower(c) || isUpper(c) || isDigit(c);
 
 /** Signature words plus the return type, which some languages' signatures leave out. */
 export function signatureText(signature: string, returnType: string | null): string {
