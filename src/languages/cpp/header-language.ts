@@ -14,6 +14,7 @@
  * (cppInText, asked by the parser thread, which reads the text anyway: LanguageOfFile.ofText).
  */
 import path from 'node:path';
+import { lexSpans, type CLexOptions } from '../../syntax/c-lexer.js';
 import type { FilesAround, LanguageOfFile } from '../types.js';
 
 const C_SOURCES = ['.c'];
@@ -74,18 +75,31 @@ export function cppInText(text: string): boolean {
   /** Per open conditional, whether its lines are left out. */
   const groups: boolean[] = [];
   let leftOut = 0;
-  let comment = false;
-  let directive = false;
   let previous = '';
-  for (const raw of text.split('\n')) {
-    const read = codeOf(raw, comment);
-    comment = read.comment;
-    const line = read.code.trim();
-    if (directive || line.startsWith('#')) {
-      const continued = directive;
-      directive = raw.trimEnd().endsWith('\\');
-      if (continued) continue;
-      const [, word = '', rest = ''] = /^#\s*(\w*)\s*(.*)$/.exec(line) ?? [];
+  /** The code read since the last directive: comments blanked, strings and characters emptied (`"C++"` kept, for `extern "C++"`). */
+  let code = '';
+  /** Whether a line of `code` is one only C++ writes (outside left-out conditionals). */
+  const cppLineIn = (lines: string): boolean => {
+    if (leftOut > 0) return false;
+    for (const raw of lines.split('\n')) {
+      const line = raw.trim();
+      if (line === '') continue;
+      if (CPP_LINES.some((shape) => shape.test(line))) return true;
+      if ((line.startsWith('{') && (CLASS_HEAD.test(previous) || NAMESPACE_HEAD.test(previous))) || (/^:(?!:)/.test(line) && CLASS_HEAD.test(previous))) return true;
+      previous = line;
+    }
+    return false;
+  };
+  for (const span of lexSpans(text, LEX)) {
+    const written = text.slice(span.start, span.end);
+    if (span.kind === 'code') code += written;
+    else if (span.kind === 'comment') code += written.replace(/[^\n]+/g, ' ');
+    else if (span.kind !== 'directive') code += written === '"C++"' ? written : written[0] + written[0];
+    else {
+      // Each directive starts a line: the code before it is whole lines.
+      if (cppLineIn(code)) return true;
+      code = '';
+      const [, word = '', rest = ''] = /^#\s*(\w*)\s*([\s\S]*)$/.exec(codeIn(written)) ?? [];
       if (word === 'if' || word === 'ifdef' || word === 'ifndef' || (word === 'elif' && groups.length > 0 && !groups[groups.length - 1])) {
         const out = cppCondition(rest.trim());
         if (word === 'elif') groups[groups.length - 1] = out;
@@ -97,49 +111,19 @@ export function cppInText(text: string): boolean {
         const name = /^[A-Za-z_]\w*/.exec(rest)?.[0];
         if (name) cppOnly.add(name);
       }
-      continue;
     }
-    if (leftOut > 0 || line === '') continue;
-    if (CPP_LINES.some((shape) => shape.test(line))) return true;
-    if ((line.startsWith('{') && (CLASS_HEAD.test(previous) || NAMESPACE_HEAD.test(previous))) || (/^:(?!:)/.test(line) && CLASS_HEAD.test(previous))) return true;
-    previous = line;
   }
-  return false;
+  return cppLineIn(code);
 }
 
-/**
- * A line's code: its comments blanked, its strings and characters emptied (`"C++"` kept, for `extern "C++"`);
- * `comment` says a block comment is open at its start, and is returned open when it goes on past the line.
- */
-function codeOf(line: string, comment: boolean): { code: string; comment: boolean } {
+/** How C++ is lexed here: directives as lines of their own, raw strings R"x(...)x". */
+const LEX: CLexOptions = { directives: true, rawStrings: 'delimited' };
+
+/** A directive's text without its comments. */
+function codeIn(directive: string): string {
   let code = '';
-  let i = 0;
-  while (i < line.length) {
-    if (comment) {
-      const end = line.indexOf('*/', i);
-      if (end < 0) return { code, comment: true };
-      comment = false;
-      code += ' ';
-      i = end + 2;
-      continue;
-    }
-    const c = line[i];
-    if (c === '/' && line[i + 1] === '*') {
-      comment = true;
-      i += 2;
-    } else if (c === '/' && line[i + 1] === '/') {
-      break;
-    } else if (c === '"' || c === "'") {
-      let end = i + 1;
-      while (end < line.length && line[end] !== c) end += line[end] === '\\' ? 2 : 1;
-      code += line.slice(i, end + 1) === '"C++"' ? '"C++"' : c + c;
-      i = end + 1;
-    } else {
-      code += c;
-      i++;
-    }
-  }
-  return { code, comment: false };
+  for (const span of lexSpans(directive, {})) code += span.kind === 'comment' ? ' ' : directive.slice(span.start, span.end);
+  return code;
 }
 
 /** `.h`'s language, for the C++ language (which owns the extension) to hand to the walker and the parser thread. */

@@ -769,7 +769,7 @@ function paramsLike(group: Group): boolean {
   if (items.length === 0) return true;
   if (group.truncated) return true;
   // An expression: a number first, or `sizeof`/`alignof`/`typeof` (`__aligned(2*sizeof(long))`): no parameter list holds one.
-  if (isNumber(items[0]) || items.some((item) => isWord(item) && EXPRESSION_WORDS.has(item.text))) return false;
+  if (isNumber(items[0]) || items.some(isExpressionWord)) return false;
   let previousWord = false;
   for (const item of items) {
     if (isGroup(item)) {
@@ -828,7 +828,7 @@ function functionDeclaratorAt(units: Unit[], typeGiven: boolean): number {
       // (A macro holding a parameter list declares a function: `ssize_t __REDIRECT_NTH (alias, (const char *p), name)`.)
       if (declaratorCall(unit)) return i;
       if (!wordSinceType && (!units.slice(i + 1).some((next) => next.kind === 'word')
-        || unit.call!.items.some((item, k) => isGroup(item) && item.open === '(' && paramsLike(item) && !(isWord(unit.call!.items[k - 1]) && EXPRESSION_WORDS.has((unit.call!.items[k - 1] as Token).text))))) return i;
+        || unit.call!.items.some((item, k) => isGroup(item) && item.open === '(' && paramsLike(item) && !isExpressionWord(unit.call!.items[k - 1])))) return i;
     }
   }
   return -1;
@@ -841,13 +841,14 @@ function declaratorCall(unit: Unit): boolean {
 
 /** Words that make what follows them an expression, not a call (`sizeof(long)` in `__aligned(sizeof(long))`). */
 const EXPRESSION_WORDS = new Set(['sizeof', 'alignof', '_Alignof', '__alignof__', '__alignof', 'typeof', '__typeof__', '__typeof', 'decltype', 'offsetof']);
+const isExpressionWord = (item: Item | undefined): boolean => isWord(item) && EXPRESSION_WORDS.has(item.text);
 
 const isNumber = (item: Item | undefined): boolean => !!item && !isGroup(item) && item.type === 'number';
 
 /** `__NTH (readlink (const char *p, ...))`: a macro around a function declarator. */
 function wrapsDeclarator(unit: Unit): boolean {
   const items = unit.call?.items ?? [];
-  return items.length === 2 && isWord(items[0]) && !EXPRESSION_WORDS.has(items[0].text) && isGroup(items[1]) && items[1].open === '(' && paramsLike(items[1]) && macroLike(unit.text);
+  return items.length === 2 && isWord(items[0]) && !isExpressionWord(items[0]) && isGroup(items[1]) && items[1].open === '(' && paramsLike(items[1]) && macroLike(unit.text);
 }
 
 const countsAsWord = (unit: Unit): boolean => unit.kind === 'type' || unit.kind === 'tag' || unit.kind === 'word';
