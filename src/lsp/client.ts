@@ -114,6 +114,8 @@ export class LspClient {
   private process: ServerProcess | undefined;
   private connection: ProtocolConnection | undefined;
   private stopping = false;
+  /** Its pipe closed: the server is gone or going, its exit not reported yet (LOST_GRACE_MS); no request goes to it. */
+  private connectionLost = false;
   private answered = false;
   private readonly progress = new Map<string | number, ServerProgress>();
   /** Until the server says it found its project's files (readiness.loadedLogPattern). */
@@ -167,7 +169,7 @@ export class LspClient {
   }
 
   get running(): boolean {
-    return this.state === 'ready' || this.state === 'indexing';
+    return (this.state === 'ready' || this.state === 'indexing') && !this.connectionLost;
   }
 
   /** Why requests to the running server fail at once (it left one unanswered past its deadline and has said nothing since), or undefined. */
@@ -189,6 +191,7 @@ export class LspClient {
   async start(): Promise<void> {
     this.state = 'starting';
     this.stopping = false;
+    this.connectionLost = false;
     if (this.options.language.readiness.loadedLogPattern) {
       let resolve: () => void = () => {};
       const promise = new Promise<void>((done) => {
@@ -215,6 +218,8 @@ export class LspClient {
     // A closed pipe means the process is gone or going; acting on it at once spares requests the wait for 'exit'.
     const lost = (reason: string): void => {
       if (this.stopping || server !== this.process || this.state === 'crashed') return;
+      // The pool starts another for the next request instead of handing it this one until the exit is reported.
+      this.connectionLost = true;
       // Give the process a moment to report its own exit, whose code says more than the broken pipe.
       withTimeout(server.exited, LOST_GRACE_MS).catch(() => {
         server.kill();
