@@ -182,6 +182,19 @@ export function rulesOf(id: string): LanguageRules | undefined {
   return active.byId(id)?.rules;
 }
 
+/**
+ * The files of the languages whose functions are declared in one file and defined in another (`rules.separateDeclarations`:
+ * C and C++), by extension: `headers` their `rules.headerExtensions`, `sources` their other extensions and the files only
+ * their server takes (Objective-C's `.m`, `.mm`). Counterparts pair the two; the synthesized compile database compiles
+ * the sources and puts the headers' directories on the include path.
+ */
+export function declarationFiles(): { headers: ReadonlySet<string>; sources: ReadonlySet<string> } {
+  const declaring = active.list.filter((language) => language.rules.separateDeclarations);
+  const headers = new Set(declaring.flatMap((language) => language.rules.headerExtensions ?? []));
+  const sources = new Set(declaring.flatMap((language) => [...language.extensions, ...Object.keys(language.server?.otherFiles ?? {})]).filter((extension) => !headers.has(extension)));
+  return { headers, sources };
+}
+
 /** Whether two languages' files see each other's names (one `rules.family`): C with C++, TypeScript with JavaScript. */
 export function sameFamily(a: string, b: string): boolean {
   if (a === b) return true;

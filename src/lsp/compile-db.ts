@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { PlumbConfig } from '../config.js';
 import { PlumbError } from '../errors.js';
 import { buildOutputReason } from '../index/build-output.js';
+import { declarationFiles } from '../languages/index.js';
 
 /** One entry of compile_commands.json, as clang's JSONCompilationDatabase reads it. */
 export interface CompileCommand {
@@ -29,8 +30,6 @@ export interface CompileDatabase {
   clangdArgs: string[];
 }
 
-export const SOURCE_EXTENSIONS = new Set(['.c', '.cc', '.cpp', '.cxx', '.c++', '.m', '.mm']);
-export const HEADER_EXTENSIONS = new Set(['.h', '.hh', '.hpp', '.hxx', '.h++', '.inl', '.ipp', '.tcc']);
 /**
  * Directories never walked for sources: dependencies, VCS data, Bazel's output links. Build output is told as the
  * index tells it (build-output.ts: a build tool's marker, or a manifest naming it), never by a name alone: the
@@ -98,7 +97,7 @@ export interface SynthesisOptions {
 export async function synthesizeCompileCommands(root: string, options: SynthesisOptions, responseFile: string): Promise<{ entries: CompileCommand[]; flags: string[] }> {
   const sources: string[] = [];
   const includeDirectories = new Set<string>();
-  await walk(root, root, [], sources, includeDirectories);
+  await walk(root, root, [], sources, includeDirectories, declarationFiles());
   const flags = [...options.defines.map((define) => `-D${define}`), ...[...includeDirectories].sort().map((directory) => `-I${directory}`)];
   const entries = sources.sort().map((file) => {
     const isC = path.extname(file) === '.c';
@@ -117,7 +116,7 @@ export function responseFileText(flags: readonly string[]): string {
 }
 
 /** Walks a directory for sources and header directories; `parentEntries` are the names its parent holds (build output is told by them too). */
-async function walk(root: string, directory: string, parentEntries: readonly string[], sources: string[], includes: Set<string>): Promise<void> {
+async function walk(root: string, directory: string, parentEntries: readonly string[], sources: string[], includes: Set<string>, extensions: ReturnType<typeof declarationFiles>): Promise<void> {
   let entries;
   try {
     entries = await readdir(directory, { withFileTypes: true });
@@ -133,8 +132,8 @@ async function walk(root: string, directory: string, parentEntries: readonly str
       if (!SKIPPED_DIRECTORIES.has(entry.name) && !entry.name.startsWith('.')) subdirectories.push(path.join(directory, entry.name));
     } else if (entry.isFile() && sources.length < MAX_FILES) {
       const extension = path.extname(entry.name).toLowerCase();
-      if (SOURCE_EXTENSIONS.has(extension)) sources.push(path.join(directory, entry.name));
-      else if (HEADER_EXTENSIONS.has(extension)) hasHeaders = true;
+      if (extensions.sources.has(extension)) sources.push(path.join(directory, entry.name));
+      else if (extensions.headers.has(extension)) hasHeaders = true;
     }
   }
   if (hasHeaders) {
@@ -145,7 +144,7 @@ async function walk(root: string, directory: string, parentEntries: readonly str
       if (parent === root) break;
     }
   }
-  for (const subdirectory of subdirectories) await walk(root, subdirectory, names, sources, includes);
+  for (const subdirectory of subdirectories) await walk(root, subdirectory, names, sources, includes, extensions);
 }
 
 /** Writes the entries as a JSON array, a chunk of entries at a time: no single string holds the whole database. */

@@ -5,7 +5,7 @@
  * name (`foo.h` ↔ `foo.cc`/`.cpp`/`.cxx`/`.c`/`.mm`, in the same directory or a sibling include/src tree),
  * nearest first.
  */
-import { rulesOf } from '../languages/index.js';
+import { activeLanguages, declarationFiles, rulesOf } from '../languages/index.js';
 import path from 'node:path';
 import { PlumbError, invalidParameter } from '../errors.js';
 import type { StoredSymbol } from '../index/store.js';
@@ -15,8 +15,6 @@ import { elapsedMs } from './elapsed.js';
 import { checkLimit, listEnvelope, pageOf } from './envelope.js';
 import { CALLABLE_KINDS } from './resolve-symbol.js';
 
-const HEADER_EXTENSIONS = new Set(['.h', '.hh', '.hpp', '.hxx', '.h++', '.inl', '.ipp', '.tpp', '.cuh']);
-const SOURCE_EXTENSIONS = new Set(['.c', '.cc', '.cpp', '.cxx', '.c++', '.cp', '.m', '.mm', '.cu']);
 /** Names looked up at most (a header declaring more is rare; the rest only weakens the counts). */
 const NAMES_MAX = 4000;
 /** Places read per name: a name declared this often is no one file's. */
@@ -31,9 +29,11 @@ export async function findCounterpart(services: Services, query: CounterpartQuer
   const offset = query.offset ?? 0;
   if (!Number.isInteger(offset) || offset < 0) throw invalidParameter('offset', 'must be an integer of 0 or more');
   const file = services.workspace.resolveFile('file', query.file);
-  const role = roleOf(file.relative);
+  const extensions = declarationFiles();
+  const role = roleOf(file.relative, extensions);
   if (!role) {
-    throw new PlumbError('unsupported_language', `Counterparts are for C and C++ files (headers .h .hh .hpp .hxx .inl, sources .c .cc .cpp .cxx .m .mm); '${file.relative}' is not one`, { details: { parameter: 'file', languages: ['c', 'cpp'] } });
+    const languages = activeLanguages().list.filter((language) => language.rules.separateDeclarations);
+    throw new PlumbError('unsupported_language', `Counterparts are for ${languages.map((language) => language.name).join(' and ')} files (headers ${[...extensions.headers].join(' ')}, sources ${[...extensions.sources].join(' ')}); '${file.relative}' is not one`, { details: { parameter: 'file', languages: languages.map((language) => language.id) } });
   }
   const reader = services.index.reader;
 
@@ -61,7 +61,7 @@ export async function findCounterpart(services: Services, query: CounterpartQuer
 
   // Same base name, opposite kind of file, in the workspace.
   const stem = stemOf(file.relative);
-  const opposite = role === 'header' ? SOURCE_EXTENSIONS : HEADER_EXTENSIONS;
+  const opposite = role === 'header' ? extensions.sources : extensions.headers;
   const sameName = (await reader.indexedFiles()).filter((other) => other !== file.relative && !path.isAbsolute(other)
     && stemOf(other) === stem && opposite.has(path.posix.extname(other).toLowerCase()));
   // The nearest ones (same directory, else the closest include/src sibling); farther namesakes only when they share symbols.
@@ -76,7 +76,7 @@ export async function findCounterpart(services: Services, query: CounterpartQuer
     const reasons = [...(count > 0 ? [`shared symbols: ${count}`] : []), ...(sameBaseName ? ['same base name'] : [])];
     return {
       file: other,
-      role: roleOf(other) ?? (role === 'header' ? 'source' : 'header'),
+      role: roleOf(other, extensions) ?? (role === 'header' ? 'source' : 'header'),
       reason: reasons.join('; '),
       sharedSymbols: count,
       sameBaseName,
@@ -98,10 +98,10 @@ export async function findCounterpart(services: Services, query: CounterpartQuer
   };
 }
 
-function roleOf(file: string): Role | undefined {
+function roleOf(file: string, extensions: ReturnType<typeof declarationFiles>): Role | undefined {
   const extension = path.posix.extname(file).toLowerCase();
-  if (HEADER_EXTENSIONS.has(extension)) return 'header';
-  if (SOURCE_EXTENSIONS.has(extension)) return 'source';
+  if (extensions.headers.has(extension)) return 'header';
+  if (extensions.sources.has(extension)) return 'source';
   return undefined;
 }
 

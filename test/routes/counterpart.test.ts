@@ -46,6 +46,7 @@ t.test('/symbols/counterpart over googletest', async (t) => {
     t.equal(python.status, 400);
     t.equal(python.body.error.code, 'unsupported_language');
     t.match(python.body.error.message, /C and C\+\+/);
+    t.match(python.body.error.message, /headers [^)]*\.tcc/, 'their headers are the C++ rules\' headerExtensions (one table with the index and the compile database)');
     t.equal((await getJson(app, '/symbols/counterpart?file=nope.h')).status, 404);
     t.equal((await getJson(app, '/symbols/counterpart?file=../etc/passwd')).body.error.code, 'path_outside_root');
     t.equal((await getJson(app, '/symbols/counterpart')).status, 400);
