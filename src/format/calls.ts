@@ -10,6 +10,7 @@ function heading(symbol: IndexSymbol): string {
 
 function pageLine(answer: { results: unknown[]; offset: number; totalMatches: number; truncated: boolean }, noun: string): string {
   if (!answer.truncated && answer.offset === 0) return `${answer.totalMatches} ${noun}.`;
+  if (answer.results.length === 0) return `${answer.totalMatches} ${noun}, none shown${answer.truncated ? ' (truncated: raise offset for more)' : ''}.`;
   return `Showing ${answer.offset + 1}-${answer.offset + answer.results.length} of ${answer.totalMatches} ${noun}${answer.truncated ? ' (truncated: raise offset for more)' : ''}.`;
 }
 
@@ -36,8 +37,8 @@ export function callsMarkdown(answer: CallsResponse): string {
   lines.push(...serverLine(answer.server));
   if (answer.partial) lines.push(`**Partial:** ${answer.reason}.`);
   else if (answer.reason) lines.push(`Note: ${answer.reason}.`);
-  if (answer.omitted > 0) lines.push(`${answer.omitted} more left out by the node cap.`);
-  if (answer.results.length === 0) {
+  if (answer.omitted > 0) lines.push(`${answer.omitted} more left out (by the node cap${'budget' in answer ? ' and max_tokens' : ''}).`);
+  if (answer.totalMatches === 0) {
     lines.push('', `No ${noun} found.`);
     return lines.join('\n') + '\n';
   }

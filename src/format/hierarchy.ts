@@ -10,6 +10,7 @@ function heading(symbol: IndexSymbol): string {
 
 function pageLine(answer: { results: unknown[]; offset: number; totalMatches: number; truncated: boolean }, noun: string): string {
   if (!answer.truncated && answer.offset === 0) return `${answer.totalMatches} ${noun}.`;
+  if (answer.results.length === 0) return `${answer.totalMatches} ${noun}, none shown${answer.truncated ? ' (truncated: raise offset for more)' : ''}.`;
   return `Showing ${answer.offset + 1}-${answer.offset + answer.results.length} of ${answer.totalMatches} ${noun}${answer.truncated ? ' (truncated: raise offset for more)' : ''}.`;
 }
 

@@ -19,11 +19,12 @@ function nodePlace(node: CallNode): string {
 
 function pageLine(answer: { results: unknown[]; offset: number; totalMatches: number; truncated: boolean }, noun: string): string {
   if (!answer.truncated && answer.offset === 0) return `${answer.totalMatches} ${noun}.`;
+  if (answer.results.length === 0) return `${answer.totalMatches} ${noun}, none shown${answer.truncated ? ' (raise offset for more)' : ''}.`;
   return `Showing ${answer.offset + 1}-${answer.offset + answer.results.length} of ${answer.totalMatches} ${noun}${answer.truncated ? ' (raise offset for more)' : ''}.`;
 }
 
-function partsLine(parts: ImpactPart[]): string {
-  if (parts.length === 0) return 'Built on: nothing answered.';
+function partsLine(parts: ImpactPart[], cut: boolean): string {
+  if (parts.length === 0) return cut ? '' : 'Built on: nothing answered.';
   return `Built on: ${parts.map((part) => `${part.operation} (${part.relation}, ${part.precision}, ${part.found})`).join('; ')}.`;
 }
 
@@ -54,7 +55,7 @@ function filesAndTests(lines: string[], files: ImpactFile[], filesTotal: number,
     lines.push('', `## Tests (${testsTotal})`, '');
     for (const test of tests.slice(0, 50)) lines.push(`- ${test.name ? `\`${test.name}\`` : '(the file)'} — ${test.file}${test.line ? `:${test.line}` : ''}, distance ${test.distance}${test.id ? `, id \`${test.id}\`` : ''}`);
     if (testsTotal > 50) lines.push(`- … ${testsTotal - 50} more in the JSON answer`);
-  } else {
+  } else if (testsTotal === 0) {
     lines.push('', 'No tests reached.');
   }
   if (files.length > 0) {
@@ -65,7 +66,8 @@ function filesAndTests(lines: string[], files: ImpactFile[], filesTotal: number,
 }
 
 function statusLines(answer: { precision: string; parts: ImpactPart[]; partial?: boolean; reason?: string; omitted: number }): string[] {
-  const lines = [`Precision: ${answer.precision}. ${partsLine(answer.parts)}`];
+  // An answer max_tokens cut may show none of its parts (its `budget` says so).
+  const lines = [`Precision: ${answer.precision}. ${partsLine(answer.parts, 'budget' in answer)}`.trimEnd()];
   if (answer.partial) lines.push(`**Partial:** ${answer.reason}.`);
   else if (answer.reason) lines.push(`Note: ${answer.reason}.`);
   for (const part of answer.parts) if (part.reason && part.precision === 'syntactic') lines.push(`- ${part.operation}: ${part.reason}`);
@@ -79,7 +81,8 @@ export function impactMarkdown(answer: ImpactResponse): string {
   const lines = [`# Impact of \`${symbol.qualifiedName || symbol.name}\` (${displayKind(symbol.kind as NormalizedKind)}, ${symbol.file}:${symbol.line}, id \`${symbol.id}\`)`, ''];
   lines.push(`Depth ${answer.depth}. ${pageLine(answer, 'symbols reached')}`);
   lines.push(...statusLines(answer));
-  if (answer.results.length === 0) lines.push('', 'Nothing depends on it in the workspace.');
+  // Every row cut by max_tokens: the page line says how many there are.
+  if (answer.totalMatches === 0) lines.push('', 'Nothing depends on it in the workspace.');
   else lines.push('', markdownTable(HEADER, resultRows(answer.results, false)));
   filesAndTests(lines, answer.files, answer.filesTotal, answer.tests, answer.testsTotal);
   return lines.join('\n') + '\n';

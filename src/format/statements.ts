@@ -5,6 +5,8 @@ import { markdownTable } from './markdown.js';
 const number = new Intl.NumberFormat('en-US');
 /** Code shown per row: the JSON answer carries the full (cut) code. */
 const ROW_CODE = 160;
+/** Files with syntax errors named in the markdown. */
+const INCOMPLETE_NAMED = 5;
 
 export function statementsMarkdown(response: StatementsResponse): string {
   const lines = [`# Statements matching ${response.type} \`${response.query}\``, ''];
@@ -17,7 +19,12 @@ export function statementsMarkdown(response: StatementsResponse): string {
   if (response.countsCapped) lines.push('Counting stopped before every file was searched: the total is a lower bound.');
   lines.push(`${number.format(response.filesSearched)} files searched, ${number.format(response.filesParsed)} parsed.`);
   if (response.symbols?.length) lines.push(`Inside: ${response.symbols.map((s) => `${s.qualifiedName} (${s.kind}, ${s.file}:${s.line}, id ${s.id})`).join('; ')}.`);
-  if (response.incompleteFiles?.length) lines.push(`Syntax errors in ${response.incompleteFiles.join(', ')}: statements there may be missing.`);
+  if (response.incompleteFiles?.length) {
+    // The first few: a list of paths max_tokens cannot shorten (the JSON's incompleteFiles has them all).
+    const named = response.incompleteFiles.slice(0, INCOMPLETE_NAMED);
+    const more = response.incompleteFiles.length - named.length;
+    lines.push(`Syntax errors in ${named.join(', ')}${more > 0 ? ` and ${more} more (incompleteFiles)` : ''}: statements there may be missing.`);
+  }
   if (response.filesSkipped) {
     const listed = (response.skippedFiles ?? []).map((skip) => `${skip.file} (${skip.reason.replaceAll('_', ' ')})`).join(', ');
     const more = response.filesSkipped - (response.skippedFiles?.length ?? 0);

@@ -14,6 +14,11 @@ const NESTED_LISTS = new Set(['children', 'supertypes', 'subtypes', 'calls', 'si
 const CODE_LINES = [40, 20, 10, 5];
 /** Code cut this short only when not one row fits with CODE_LINES' shortest. */
 const LAST_RESORT_LINES = 2;
+/**
+ * Characters kept of a long one-line text (a reason naming every server's trouble) when no row fits at all: the
+ * answer's heading and notes are all it shows then, and they must fit too. The text ends with `…` where it was cut.
+ */
+const LAST_RESORT_CHARS = [240, 80];
 /** Parameters that narrow a question, named in the hint where the operation takes them. */
 const NARROWING = ['kind', 'containingType', 'package', 'language', 'scope', 'file', 'type', 'depth', 'max_depth', 'direction', 'context_lines', 'include_body', 'include_hover', 'display_code_for'];
 
@@ -24,6 +29,8 @@ interface Shape {
   rows: number;
   /** Lines kept in each multi-line text. */
   lines: number;
+  /** Characters kept in each one-line text (no cut when absent). */
+  chars?: number;
 }
 
 interface Cut {
@@ -49,7 +56,7 @@ function nodesIn(items: unknown[]): number {
 }
 
 /** A copy of the answer with every list cut to `rows` and every text to `lines`, the counts that describe cuts kept true. */
-function cutAnswer(answer: Json, { rows, lines }: Shape): Cut {
+function cutAnswer(answer: Json, { rows, lines, chars }: Shape): Cut {
   const lists = new Map<string, { shown: number; total: number }>();
   let texts = 0;
   let removedTop = 0;
@@ -100,6 +107,8 @@ function cutAnswer(answer: Json, { rows, lines }: Shape): Cut {
         } else {
           out[key] = `${kept}\n… ${textLines.length - lines} more lines`;
         }
+      } else if (chars !== undefined && typeof value === 'string' && value.length > chars) {
+        out[key] = `${value.slice(0, chars - 1)}…`;
       } else if (!(key in out)) {
         out[key] = value;
       }
@@ -113,8 +122,10 @@ function cutAnswer(answer: Json, { rows, lines }: Shape): Cut {
     if (Array.isArray(entry)) {
       const { kept } = list(key, entry, true);
       value[key] = kept.map((item) => (isObject(item) ? visit(item) : item));
+    } else if (isObject(entry)) {
+      value[key] = visit(entry);
     } else {
-      value[key] = isObject(entry) ? visit(entry) : entry;
+      value[key] = chars !== undefined && typeof entry === 'string' && entry.length > chars ? `${entry.slice(0, chars - 1)}…` : entry;
     }
   }
   const cutLists = [...lists.values()].some((entry) => entry.shown < entry.total);
@@ -241,5 +252,11 @@ export async function fitToBudget(operation: Operation, input: Json, answer: unk
     const longer = [Number.POSITIVE_INFINITY, ...CODE_LINES.slice(0, -1)].find((candidate) => attempt({ rows, lines: candidate }).tokens <= maxTokens);
     if (longer !== undefined) lines = longer;
   }
-  return finish(attempt({ rows, lines }));
+  let fitted = attempt({ rows, lines });
+  // Not even the heading and notes fit: their long one-line texts are cut too.
+  for (const chars of LAST_RESORT_CHARS) {
+    if (rows > 0 || fitted.tokens <= maxTokens) break;
+    fitted = attempt({ rows, lines, chars });
+  }
+  return finish(fitted);
 }

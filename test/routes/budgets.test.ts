@@ -108,3 +108,62 @@ t.test('flask: code cut to fit (find_declaration), a tree cut to fit (symbol_out
   t.match(text, /\*\*Flask\*\* \(`Class`\) L110 \(\+\d+ nested, not shown\)/);
   t.equal(body.budget.maxTokens, 400, 'structuredContent carries the same budget');
 });
+
+t.test('every tool keeps to max_tokens: a long answer of each cut to fit, over MCP', async (t) => {
+  // clangd serves the outline and children; the other answers are the index's, the budget what is tested.
+  const app = await startApp(t, GOOGLETEST, { index: { watch: false }, languages: { python: { enabled: false } } });
+  await indexReady(app);
+  const header = 'googletest/include/gtest/gtest.h';
+  const edit = '--- a/googletest/src/gtest.cc\n+++ b/googletest/src/gtest.cc\n@@ -1948,1 +1948,2 @@\n-  if (code_point > kMaxCodePoint4) {\n+  // edited\n+  if (code_point > kMaxCodePoint4) {\n';
+  /** One question per tool, each with an answer longer than BUDGET whole. */
+  const questions: Record<string, Record<string, unknown>> = {
+    search_symbols: { query: 'Test', limit: 200 },
+    get_symbol: { query: 'Test', limit: 200 },
+    find_declaration: { symbol: 'testing::UnitTest', include_body: true },
+    resolve_position: { file: 'googletest/src/gtest.cc', line: 2031, column: 15, context_lines: 40 },
+    find_usages: { symbol: 'testing::TestPartResult', limit: 200 },
+    list_members: { symbol: 'testing::UnitTest', limit: 200 },
+    find_inheritors: { symbol: 'testing::TestEventListener', limit: 200 },
+    type_hierarchy: { symbol: 'testing::TestEventListener', direction: 'down' },
+    find_implementations: { symbol: 'testing::TestEventListener::OnTestStart' },
+    find_callers: { symbol: 'testing::internal::CodePointToUtf8', depth: 3 },
+    find_callees: { symbol: 'testing::internal::UnitTestImpl::RunAllTests' },
+    find_impact: { symbol: 'testing::TestEventListener' },
+    detect_changes: { diff: edit },
+    trace_calls: { from: 'testing::internal::UnitTestImpl::RunAllTests', to: 'testing::internal::posix::Abort' },
+    symbol_context: { symbol: 'testing::UnitTest' },
+    get_signature: { symbol: 'testing::Test', kind: 'class' },
+    get_doc: { symbol: 'testing::UnitTest' },
+    find_counterpart: { file: header },
+    search_statements: { query: '//if', type: 'path', limit: 200 },
+    list_packages: {},
+    get_package_symbols: { name: 'gtest', limit: 200 },
+    symbol_outline: { file: header },
+    get_symbol_children: { file: header, line: 1093, column: 18 },
+    index_status: {},
+    batch: { requests: [{ operation: 'search_symbols', params: { query: 'Test', limit: 200 } }, { operation: 'symbol_outline', params: { file: header } }] },
+  };
+  const { client } = await connectHttp(t, app);
+  const { tools } = await client.listTools();
+  t.same(tools.map((tool) => tool.name).sort(), Object.keys(questions).sort(), 'a question for every tool');
+  const BUDGET = 300;
+  let cut = 0;
+  for (const tool of tools) {
+    t.ok(tool.inputSchema.properties && 'max_tokens' in tool.inputSchema.properties, `${tool.name} takes max_tokens`);
+    const whole = await call(client, tool.name, { ...questions[tool.name], max_tokens: 1_000_000 });
+    if (whole.isError) {
+      t.fail(`${tool.name}: ${textOf(whole).slice(0, 300)}`);
+      continue;
+    }
+    const fitted = await call(client, tool.name, { ...questions[tool.name], max_tokens: BUDGET });
+    t.notOk(fitted.isError, `${tool.name} answers within a budget`);
+    const text = textOf(fitted);
+    t.ok(tokens(text) <= BUDGET, `${tool.name}: ${tokens(text)} tokens in ${BUDGET} (${tokens(textOf(whole))} whole)`);
+    if (tokens(textOf(whole)) > BUDGET) {
+      cut++;
+      t.match(text, /Cut to fit max_tokens=\d+/, `${tool.name} says it was cut`);
+      t.notMatch(text, /No (callers|callees) found|Nothing depends on it|No tests reached|Built on: nothing answered|Showing \d+-0 /, `${tool.name}: rows cut are not called absent`);
+    }
+  }
+  t.ok(cut >= 15, `${cut} of ${tools.length} answers were longer than ${BUDGET} tokens whole, and cut`);
+});
