@@ -117,7 +117,7 @@ async function breadthFirst(services: Services, start: ResolvedSymbol, goals: Se
       try {
         answer = await findCalls(services, { id: root.id, depth: levels, limit: WALK_PAGE }, direction, signal);
       } catch (error) {
-        if (error instanceof PlumbError && (error.details?.cancelled || error.code === 'request_cancelled')) throw error;
+        if (error instanceof PlumbError && error.code === 'request_cancelled') throw error;
         walk.complete = false;
         walk.notes.push(`${direction === 'incoming' ? 'find_callers' : 'find_callees'} failed: ${error instanceof Error ? error.message : String(error)}`);
         continue;

@@ -44,7 +44,7 @@ export async function symbolContext(services: Services, query: ContextQuery, sig
     try {
       return await run();
     } catch (error) {
-      if (error instanceof PlumbError && (error.details?.cancelled || error.code === 'request_cancelled')) throw error;
+      if (error instanceof PlumbError && error.code === 'request_cancelled') throw error;
       const message = error instanceof Error ? error.message : String(error);
       parts.push({ part, operation, precision: 'syntactic', shown: 0, total: 0, reason: `failed: ${message}` });
       notes.push(`${part}: ${message}`);
