@@ -8,6 +8,7 @@ import { BATCH_MAX, BatchQuery, BatchResponse, type BatchResult } from '../../sc
 import { MAX_TOKENS_MIN } from '../../schemas/budget.js';
 import { isPlumbError, PlumbError } from '../errors.js';
 import { errorBody } from '../http-errors.js';
+import { forEachLimit } from '../map-limit.js';
 import type { Services } from '../services.js';
 import { answerOperation, readArguments } from './answer.js';
 import { renderAnswer } from './budget.js';
@@ -62,11 +63,8 @@ async function runBatch(services: Services, operations: Operations, input: Batch
   const expired = new Promise<undefined>((resolve) => deadline.signal.addEventListener('abort', () => resolve(undefined), { once: true }));
   const either = AbortSignal.any([signal, deadline.signal]);
   const results: BatchResult[] = new Array(requests.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < requests.length) {
-      const at = next++;
-      const request = requests[at]!;
+  try {
+    await forEachLimit(requests, concurrency, async (request, at) => {
       const answered = deadline.signal.aborted ? undefined : await Promise.race([
         answerRequest(services, operations, request, at, share, either).catch((error: unknown) => {
           // Stopped by the deadline: a timeout in its place. Stopped because the caller went away: the batch ends.
@@ -76,10 +74,7 @@ async function runBatch(services: Services, operations: Operations, input: Batch
         expired,
       ]);
       results[at] = answered ?? timedOut(request.operation, timeoutMs);
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, requests.length) }, worker));
+    });
   } finally {
     clearTimeout(timer);
   }
