@@ -192,6 +192,11 @@ interface Frame {
   record: number;
 }
 
+/** Whether the frame keeps the tokens read in it (add): a head's, or a group's whose items are recorded. */
+function records(frame: Frame): boolean {
+  return frame.statements || frame.record > 0;
+}
+
 function frame(statements: boolean, group: Group | null = null, record = 0): Frame {
   return { statements, head: [], conditional: false, continuation: 'none', typeBody: 'none', enumBody: false, className: null, group, record };
 }
@@ -267,7 +272,7 @@ export function declarationHeadCuts(source: string): Range[] {
       }
       const literal = literalAt(source, i, LEXING);
       if (literal && literal.kind !== 'code') {
-        if (literal.kind !== 'comment') add({ type: 'literal', start: i, end: literal.end, text: '' });
+        if (literal.kind !== 'comment' && records(top())) add({ type: 'literal', start: i, end: literal.end, text: '' });
         i = literal.end - 1;
         continue;
       }
@@ -275,7 +280,7 @@ export function declarationHeadCuts(source: string): Range[] {
     if (isIdentStart(c)) {
       let j = i + 1;
       while (j < n && isIdentPart(source.charCodeAt(j))) j++;
-      add({ type: 'word', start: i, end: j, text: source.slice(i, j) });
+      if (records(top())) add({ type: 'word', start: i, end: j, text: source.slice(i, j) });
       i = j - 1;
       continue;
     }
@@ -287,7 +292,7 @@ export function declarationHeadCuts(source: string): Range[] {
         else if ((d === 43 || d === 45) && /[eEpP]/.test(source[j - 1])) j++;
         else break;
       }
-      add({ type: 'number', start: i, end: j, text: '' });
+      if (records(top())) add({ type: 'number', start: i, end: j, text: '' });
       i = j - 1;
       continue;
     }
@@ -379,7 +384,7 @@ export function declarationHeadCuts(source: string): Range[] {
           i += text.length - 1;
           continue;
         }
-        add({ type: 'punct', start: i, end: i + text.length, text });
+        if (records(current)) add({ type: 'punct', start: i, end: i + text.length, text });
         i += text.length - 1;
       }
     }
@@ -739,19 +744,23 @@ function readTag(items: Item[], from: number, cuts: Range[], terminator: string)
   const alone = !after && terminator === ';' && names.length === 2 && !isWord(items[0], 'typedef') && EXPORT_MACRO.test(names[0].unit.text) && !macroLike(names[1].unit.text)
     && (keyword.text === 'class' || /_(API|EXPORT|EXPORTS|DLL|DLLEXPORT|VISIBLE|HIDDEN)_?$/.test(names[0].unit.text));
   const defines = keyword.text !== 'typename' && (isWord(after, 'final') || isPunct(after, ':') || (!after && terminator === '{') || alone);
-  const typeUnit = (end: number): Unit => ({ kind: 'tag', start: keyword.start, end, text: keyword.text, call: null });
   if (names.length === 0) {
-    units.push(typeUnit(keyword.end));
+    units.push(tagUnit(keyword, keyword.end));
     return { units, next: i };
   }
   if (defines) {
     // `class LEVELDB_EXPORT Iterator {`: the last word names the type, the ones before are macros.
     for (const name of names.slice(0, -1)) cuts.push([name.unit.start, name.unit.end]);
-    units.push(typeUnit(names[names.length - 1].unit.end));
+    units.push(tagUnit(keyword, names[names.length - 1].unit.end));
     return { units, next: i };
   }
-  units.push(typeUnit(names[0].unit.end));
+  units.push(tagUnit(keyword, names[0].unit.end));
   return { units, next: names[0].next };
+}
+
+/** The tag keyword's unit, its name (if any) up to `end`. */
+function tagUnit(keyword: Token, end: number): Unit {
+  return { kind: 'tag', start: keyword.start, end, text: keyword.text, call: null };
 }
 
 /** `(*name)`, `(^name)`, `(&name)`, or with a calling-convention macro first (`(XMLCALL *name)`): a parenthesized declarator. */
@@ -914,15 +923,17 @@ function analyzeHead(items: Item[], terminator: string, continuation: Continuati
   }
 }
 
+/** Cuts the unit's text. (A function, not a closure per declaration: tsx names each closure it makes.) */
+function cut(cuts: Range[], unit: Unit): void {
+  cuts.push([unit.start, unit.end]);
+}
+
 /**
  * Cuts the macros of one declaration part (specifiers, type, declarator, what follows the declarator).
  * `typeGiven`: the type is already there (after a type's body, or a further declarator after a comma);
  * `afterBody`: right after a type's closing brace.
  */
 function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, terminator: string, cuts: Range[], className: string | null = null): void {
-  const cut = (unit: Unit): void => {
-    cuts.push([unit.start, unit.end]);
-  };
   // 1. A call before a whole declaration: two or more type or name words follow it.
   const kept: Unit[] = [];
   for (let i = 0; i < units.length; i++) {
@@ -945,7 +956,7 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
       // A call holding a string or a number (`V8_CLANG_NO_SANITIZE("cfi-unrelated-cast") T* Get() const {`) stands for no type:
       // one word after it is enough.
       if ((words >= 2 || (words >= 1 && valueArguments(unit.call))) && (declaration || !ownList)) {
-        cut(unit);
+        cut(cuts, unit);
         continue;
       }
     }
@@ -957,7 +968,7 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
   units = units.filter((unit, index) => {
     if (unit.kind !== 'attribute' || !unit.call) return true;
     if (units[index - 1]?.kind !== 'pointer' && units[index + 1]?.kind !== 'declarator-group') return true;
-    cut(unit);
+    cut(cuts, unit);
     return false;
   });
   // An attribute between a typedef's type and its name (`typedef __u8 __attribute__((__may_alias__)) __u8_alias_t;`): the
@@ -965,7 +976,7 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
   if (units[0]?.kind === 'specifier' && units[0].text === 'typedef') {
     units = units.filter((unit, index) => {
       if (unit.kind !== 'attribute' || !unit.call || index === 0 || units[index + 1]?.kind !== 'word') return true;
-      cut(unit);
+      cut(cuts, unit);
       return false;
     });
   }
@@ -974,7 +985,7 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
   if (terminator === '=') {
     while (units.length > 1 && units[units.length - 1].kind === 'attribute' && units[units.length - 1].call && units[units.length - 1].text !== 'asm'
       && units[units.length - 1].text !== '__asm__' && units[units.length - 1].text !== '__asm') {
-      cut(units[units.length - 1]);
+      cut(cuts, units[units.length - 1]);
       units = units.slice(0, -1);
     }
   }
@@ -983,7 +994,7 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
   if (lastStorage > 0) {
     units = units.filter((unit, index) => {
       if (index > lastStorage || unit.kind !== 'word') return true;
-      cut(unit);
+      cut(cuts, unit);
       return false;
     });
   }
@@ -995,8 +1006,8 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
     if (unit.kind !== 'word' || !unit.call || unit.call.items.length !== 1 || !isGroup(list) || list.open !== '(') continue;
     if (!paramsLike(list) && !/^_*[A-Z][A-Z0-9_]*$/.test(unit.text)) continue;
     if (name.kind !== 'word' || name.call) continue;
-    cut({ ...unit, end: list.start });
-    cut({ ...unit, start: unit.end - 1 });
+    cuts.push([unit.start, list.start]);
+    cuts.push([unit.end - 1, unit.end]);
     units = [...units.slice(0, i - 1), { ...name, end: unit.end, call: list }, ...units.slice(i + 1)];
     break;
   }
@@ -1005,7 +1016,7 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
   // `} __packed;`, `} ____cacheline_aligned;`, `} __aligned(8);` (an unnamed member): after a type's body (not a
   // typedef's), attribute words and calls declare nothing.
   if (afterBody && units.every((unit) => unit.kind !== 'word' || attributeWord(unit.text))) {
-    for (const unit of units) if (unit.kind === 'word') cut(unit);
+    for (const unit of units) if (unit.kind === 'word') cut(cuts, unit);
     return;
   }
   // 2. The declarator: a function's `name(...)`, else the name of a variable, field or type.
@@ -1015,11 +1026,11 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
     const before = units.slice(0, fnAt);
     // A constructor or destructor has no type: every word before it is a macro (`V8_INLINE Eternal() : val_(nullptr) {}`).
     const constructor = units[fnAt].text === className || /\b(\w+)::~?\1$/.test(units[fnAt].qualified ?? '');
-    cutLoneWords(before, hasType || constructor, false, cut, true);
+    cutLoneWords(before, hasType || constructor, false, cuts, true);
     // After the parameter list only specifiers and attributes stand: any other word or call is a macro.
     for (const unit of units.slice(fnAt + 1)) {
       if (unit.kind === 'type' || unit.kind === 'tag' || unit.kind === 'declarator-group') return;
-      if (unit.kind === 'word') cut(unit);
+      if (unit.kind === 'word') cut(cuts, unit);
     }
     const declarator = units[fnAt];
     if (wrapsDeclarator(declarator)) {
@@ -1035,10 +1046,10 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
   if (terminator === '{' && !typeGiven && !units.some((unit) => unit.kind === 'tag')) return;
   // `__BEGIN_DECLS struct ifaddrs {`: before a type's body there is no declarator, so a word is a macro.
   if (terminator === '{' && !typeGiven && units[units.length - 1].kind === 'tag') {
-    for (const unit of units) if (unit.kind === 'word') cut(unit);
+    for (const unit of units) if (unit.kind === 'word') cut(cuts, unit);
     return;
   }
-  cutLoneWords(units, hasType, true, cut);
+  cutLoneWords(units, hasType, true, cuts);
 }
 
 /**
@@ -1046,7 +1057,7 @@ function cutDeclaration(units: Unit[], typeGiven: boolean, afterBody: boolean, t
  * (unless a type word, a tag or the enclosing declaration gives it), then, for a variable, one name;
  * every other word is a macro.
  */
-function cutLoneWords(units: Unit[], hasType: boolean, needsName: boolean, cut: (unit: Unit) => void, declaratorFollows = false): void {
+function cutLoneWords(units: Unit[], hasType: boolean, needsName: boolean, cuts: Range[], declaratorFollows = false): void {
   const lastPointer = units.map((unit) => unit.kind).lastIndexOf('pointer');
   const firstPointer = units.findIndex((unit) => unit.kind === 'pointer');
   let typeTaken = hasType;
@@ -1056,7 +1067,7 @@ function cutLoneWords(units: Unit[], hasType: boolean, needsName: boolean, cut: 
     if (unit.call) {
       // A string among its arguments (`V8_DEPRECATE_SOON("use X")`): an annotation, never a type.
       if (unit.call.items.some((item) => !isGroup(item) && item.type === 'literal')) {
-        cut(unit);
+        cut(cuts, unit);
         return false;
       }
       if (!typeTaken && index < (firstPointer < 0 ? Infinity : firstPointer) && !units.slice(0, index).some((u) => u.kind === 'word')) {
@@ -1064,12 +1075,12 @@ function cutLoneWords(units: Unit[], hasType: boolean, needsName: boolean, cut: 
         // A macro around one type (`PyAPI_FUNC(PyObject *) f(void)`) gives way to it: C++ has no macro type specifier.
         if (unit.call.items.length && !unit.call.truncated && !unit.call.items.some((item) => isPunct(item, ','))
           && (declaratorFollows || units.slice(index + 1).some((later) => later.kind === 'word'))) {
-          cut({ ...unit, end: unit.call.start + 1 });
-          cut({ ...unit, start: unit.end - 1 });
+          cuts.push([unit.start, unit.call.start + 1]);
+          cuts.push([unit.end - 1, unit.end]);
         }
         return false;
       }
-      cut(unit);
+      cut(cuts, unit);
       return false;
     }
     return true;
@@ -1078,42 +1089,42 @@ function cutLoneWords(units: Unit[], hasType: boolean, needsName: boolean, cut: 
   // `struct { ... } search[] __read_mostly = {`: after an array declarator only macros.
   const array = units.findIndex((unit) => unit.kind === 'array');
   if (array >= 0) {
-    words.filter((unit) => unit.start > units[array].start).forEach(cut);
-    cutLoneWords(units.slice(0, array).filter((unit) => unit.kind !== 'word' || !unit.call), hasType, needsName, cut);
+    words.filter((unit) => unit.start > units[array].start).forEach((unit) => cut(cuts, unit));
+    cutLoneWords(units.slice(0, array).filter((unit) => unit.kind !== 'word' || !unit.call), hasType, needsName, cuts);
     return;
   }
   // `void (*hook)(int) __read_mostly;`: the declarator is in parentheses; before it the type, after it only macros.
   const declarator = units.find((unit) => unit.kind === 'declarator-group' && isPunct(unit.call?.items[0]) && /^[*&^]$/.test((unit.call!.items[0] as Token).text));
   if (declarator) {
-    keepSome(words.filter((unit) => unit.start < declarator.start), typeTaken ? 0 : 1, cut);
-    words.filter((unit) => unit.start > declarator.start).forEach(cut);
+    keepSome(words.filter((unit) => unit.start < declarator.start), typeTaken ? 0 : 1, cuts);
+    words.filter((unit) => unit.start > declarator.start).forEach((unit) => cut(cuts, unit));
     return;
   }
   if (lastPointer >= 0) {
     const pointer = units[firstPointer].start;
     const last = units[lastPointer].start;
     // Before the pointer: the type (unless given); between pointers nothing; after the last one: the name, if any.
-    keepSome(words.filter((unit) => unit.start < pointer), typeTaken ? 0 : 1, cut);
-    words.filter((unit) => unit.start > pointer && unit.start < last).forEach(cut);
-    keepSome(words.filter((unit) => unit.start > last), needsName ? 1 : 0, cut);
+    keepSome(words.filter((unit) => unit.start < pointer), typeTaken ? 0 : 1, cuts);
+    words.filter((unit) => unit.start > pointer && unit.start < last).forEach((unit) => cut(cuts, unit));
+    keepSome(words.filter((unit) => unit.start > last), needsName ? 1 : 0, cuts);
     return;
   }
   // The type given, a name to keep: of two plain words the last is the name (`typedef char FAR charf;`).
-  keepSome(words, (typeTaken ? 0 : 1) + (needsName ? 1 : 0), cut, typeTaken ? 'last' : 'first');
+  keepSome(words, (typeTaken ? 0 : 1) + (needsName ? 1 : 0), cuts, typeTaken ? 'last' : 'first');
 }
 
 /**
  * Keeps `count` of the words and cuts the others: those not spelled as macros first; among the rest the
  * first, then (a type and a name to keep) the last: `typedef CK_INFO CK_PTR CK_INFO_PTR;` keeps the outer two.
  */
-function keepSome(words: Unit[], count: number, cut: (unit: Unit) => void, prefer: 'first' | 'last' = 'first'): void {
+function keepSome(words: Unit[], count: number, cuts: Range[], prefer: 'first' | 'last' = 'first'): void {
   if (words.length <= count) return;
   const last = words.length - 1;
   const order = prefer === 'last' ? (index: number): number => last - index
     : (index: number): number => (index === 0 ? 0 : count > 1 && index === last ? 1 : 2 + index);
   const ranked = words.map((unit, index) => ({ unit, index, macro: macroGrade(unit.text) }))
     .sort((a, b) => a.macro - b.macro || order(a.index) - order(b.index));
-  for (const { unit } of ranked.slice(count)) cut(unit);
+  for (const { unit } of ranked.slice(count)) cut(cuts, unit);
 }
 
 /** Each parameter of a function declarator read the same way (`const char __user *buf`, `int x __maybe_unused`). */
@@ -1131,10 +1142,7 @@ function cutParameters(group: Group, cuts: Range[]): void {
     const units = readUnits(parameter, 0, local, record, ',');
     if (!units || units.some((unit) => unit.kind === 'declarator-group')) continue;
     const hasType = units.some((unit) => unit.kind === 'type' || unit.kind === 'tag');
-    const cut = (unit: Unit): void => {
-      local.push([unit.start, unit.end]);
-    };
-    cutLoneWords(units, hasType, true, cut);
+    cutLoneWords(units, hasType, true, local);
     cuts.push(...local);
   }
 }

@@ -10,7 +10,7 @@
  * counts for nothing. What the rules leave, heads.ts reads declaration by declaration: a word or call that
  * no place in a declaration fits (`void __init f(void)`, `int size __aligned(8);`) is blanked by shape.
  */
-import { directiveEnd, isIdentPart, isIdentStart, lexSpans, literalAt, matchingBrace, mayStartLiteral, type CLexOptions } from '../../syntax/c-lexer.js';
+import { directiveEnd, isIdentPart, isIdentStart, lexSpans, literalAt, literalEnd, matchingBrace, mayStartLiteral, type CLexOptions } from '../../syntax/c-lexer.js';
 import { declarationHeadCuts } from './heads.js';
 
 type Range = [number, number];
@@ -66,7 +66,7 @@ export const RULES: readonly MacroRule[] = [
     why: 'An upper-case macro call alone on its line (`GENERATED_BODY()`, `DEPRECATED(4.2, "...")`, `GTEST_DISALLOW_ASSIGN_(X);`, '
       + 'gmpxx.h\'s `__GMP_DECLARE_COMPOUND_OPERATOR(operator+=)`) declares nothing tree-sitter could use and, without a `;`, joins the next declaration.',
     pattern: /^[ \t]*_*[A-Z][A-Z0-9_]+[ \t]*\(/gm,
-    matches: (source, pattern, lines) => matchesOnLinesStartingWith(source, pattern, lines, upperOrUnderscore),
+    matches: matchesOnUpperLines,
     blank(match, source) {
       const open = match.index + match[0].length - 1;
       const close = matchingParen(source, open);
@@ -141,7 +141,7 @@ export const RULES: readonly MacroRule[] = [
     name: 'lone-word',
     why: 'A lone upper-case macro word with an underscore (as macros have and type names rarely do) on its own line (QT_BEGIN_NAMESPACE, _GLIBCXX20_CONSTEXPR) annotates what follows; read as a type it eats the next declaration.',
     pattern: /^[ \t]*(_*[A-Z][A-Z0-9_]*)[ \t]*(?:\/\/.*)?\r?$/gm,
-    matches: (source, pattern, lines) => matchesOnLinesStartingWith(source, pattern, lines, upperOrUnderscore),
+    matches: matchesOnUpperLines,
     blank(match, source) {
       if (!match[1].replace(/^_+/, '').includes('_', 1)) return [];
       // After `;`, `{`, `}`, a template head or a directive it annotates what follows; after `,` it is the last enumerator.
@@ -184,6 +184,7 @@ export const RULES: readonly MacroRule[] = [
     name: 'return-type-wrapper',
     why: 'An export macro wrapping the return type before a declarator (`extern NCURSES_EXPORT(int) endwin (void);`, `NCURSES_EXPORT_VAR(WINDOW *) stdscr;`) reads as a call: the macro name and its parentheses go, the type stays.',
     pattern: /\b_?[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]*\((?=[ \t]*[A-Za-z_][^()\n;{}]*\)[ \t]*[*&]*[ \t]*[A-Za-z_]\w*[ \t]*[(;[=,])/g,
+    matches: (source, pattern) => matchesAt(source, pattern, callStarts(source, upperOrUnderscore)),
     blank(match, source) {
       const close = matchingParen(source, match.index + match[0].length - 1);
       if (close < 0 || isDirectiveLine(source, match.index)) return [];
@@ -229,6 +230,7 @@ export const RULES: readonly MacroRule[] = [
     why: 'A GNU named variadic macro parameter (`#define struct_group(NAME, MEMBERS...)`) is no parameter list to the grammar, which then names the macro wrongly: the `...` goes, the parameter stays.',
     pattern: /^[ \t]*#[ \t]*define[ \t]+[A-Za-z_$][\w$]*\([^()\n]*?[A-Za-z_$][\w$]*[ \t]*(\.\.\.)[ \t]*\)/gm,
     needs: ['...'],
+    matches: matchesOnDirectiveLines,
     blank(match) {
       return [trailingGroup(match, match[0].lastIndexOf('...'))];
     },
@@ -254,6 +256,7 @@ export const RULES: readonly MacroRule[] = [
       + 'and reads the rest of the comment as code.',
     pattern: /^[ \t]*#[^\n]*?\/\*(?![^\n]*\*\/)/gm,
     needs: ['/*'],
+    matches: matchesOnDirectiveLines,
     blank(match, source) {
       const open = match.index + match[0].length - 2;
       const close = source.indexOf('*/', open + 2);
@@ -267,6 +270,8 @@ export const RULES: readonly MacroRule[] = [
       + 'The designator and its value go.',
     pattern: /[(,]\s*(\.\s*[A-Za-z_]\w*\s*=)(?!=)/g,
     needs: ['.'],
+    // A match starts at the `(` or `,` before a `.`, white space between.
+    matches: (source, pattern) => matchesAt(source, pattern, separatorsBeforeDots(source)),
     blank(match, source) {
       const start = match.index + match[0].length - match[1].length;
       let i = start + match[1].length;
@@ -329,8 +334,45 @@ export const RULES: readonly MacroRule[] = [
   },
 ];
 
-/** Each rule's `needs` as one pattern: one pass over the text rather than one `includes` a word (the same answer). */
-const NEEDS = new Map(RULES.filter((rule) => rule.needs).map((rule) => [rule, new RegExp(rule.needs!.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'))]));
+const escape = (word: string): string => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * `needs` words that most C and C++ files hold near their start: a test of its own, stopping at the first, is cheaper
+ * for them. The other words are rare, and most often in vain a test of its own reads the whole text: they are looked
+ * for all at once (RARE_NEEDS).
+ */
+const COMMON_NEEDS = new Set(['.', '/*', 'define', '...']);
+
+/** Each rule's common `needs` as one pattern: one pass over the text rather than one `includes` a word (the same answer). */
+const NEEDS = new Map(RULES.filter((rule) => rule.needs?.some((word) => COMMON_NEEDS.has(word)))
+  .map((rule) => [rule, new RegExp(rule.needs!.filter((word) => COMMON_NEEDS.has(word)).map(escape).join('|'))]));
+
+/** The rare `needs` words (ASCII, two characters or more) by their first two characters' codes (`first * 128 + second`). */
+const RARE_BY_PAIR = new Array<string[] | undefined>(128 * 128).fill(undefined);
+for (const word of new Set(RULES.flatMap((rule) => rule.needs ?? []).filter((word) => !COMMON_NEEDS.has(word)))) {
+  (RARE_BY_PAIR[word.charCodeAt(0) * 128 + word.charCodeAt(1)] ??= []).push(word);
+}
+
+/**
+ * The rare `needs` words in the text, in one pass: at each place, the words that start with its two characters are
+ * compared (a pattern of all the words, /UCLASS|USTRUCT|.../, tries each at every place: several times slower).
+ */
+function rareWordsIn(source: string): Set<string> {
+  const found = new Set<string>();
+  for (let i = 0; i + 1 < source.length; i++) {
+    const first = source.charCodeAt(i);
+    const second = source.charCodeAt(i + 1);
+    if (first >= 128 || second >= 128) continue;
+    const words = RARE_BY_PAIR[first * 128 + second];
+    if (words) for (const word of words) if (source.startsWith(word, i)) found.add(word);
+  }
+  return found;
+}
+
+/** Whether the text holds one of the rule's `needs` words (`rare`: rareWordsIn's answer). */
+function holdsNeeds(rule: MacroRule, source: string, rare: Set<string>): boolean {
+  return rule.needs!.some((word) => rare.has(word)) || (NEEDS.get(rule)?.test(source) ?? false);
+}
 
 /**
  * The matches of `pattern` (global, multiline, anchored by `^` to a line start and matching within that line and,
@@ -358,6 +400,88 @@ function matchesOnLinesEndingWith(source: string, pattern: RegExp, lines: boolea
   return found;
 }
 
+/**
+ * The matches of `pattern` (global, multiline, `^[ \t]*#`, each match ending on its line or a later one) on the
+ * lines whose first character other than a space or tab is `#`, found by looking for the `#`s rather than trying
+ * every line: every match. Without `lines`, matchAll.
+ */
+function matchesOnDirectiveLines(source: string, pattern: RegExp, lines: boolean): Iterable<RegExpExecArray> {
+  if (!lines) return source.matchAll(pattern);
+  const sticky = new RegExp(pattern.source, 'my');
+  const found: RegExpExecArray[] = [];
+  /** Where the last match ended: the next starts there or later. */
+  let after = 0;
+  for (let hash = source.indexOf('#'); hash >= 0; hash = source.indexOf('#', hash + 1)) {
+    let lineStart = hash;
+    while (source.charCodeAt(lineStart - 1) === 32 || source.charCodeAt(lineStart - 1) === 9) lineStart--;
+    if ((lineStart > 0 && source.charCodeAt(lineStart - 1) !== 10) || lineStart < after) continue;
+    sticky.lastIndex = lineStart;
+    const match = sticky.exec(source);
+    if (!match) continue;
+    found.push(match);
+    after = sticky.lastIndex;
+    if (after > hash) hash = after - 1;
+  }
+  return found;
+}
+
+/**
+ * The matches of `pattern` (global) tried only at `starts` (increasing offsets, among which every match of the
+ * pattern starts): every match matchAll gives, without trying the pattern at every offset of the text.
+ */
+function matchesAt(source: string, pattern: RegExp, starts: readonly number[]): RegExpExecArray[] {
+  const sticky = new RegExp(pattern.source, pattern.flags.replace('g', '') + 'y');
+  const found: RegExpExecArray[] = [];
+  /** Where the last match ended: the next starts there or later. */
+  let after = 0;
+  for (const start of starts) {
+    if (start < after) continue;
+    sticky.lastIndex = start;
+    const match = sticky.exec(source);
+    if (match) {
+      found.push(match);
+      after = sticky.lastIndex;
+    }
+  }
+  return found;
+}
+
+/** A character (char code) `\w` matches. */
+function wordChar(code: number): boolean {
+  return wordStart(code) || (code >= 48 && code <= 57);
+}
+
+/** Where the words start that `[ \t]*\(` follows, those whose first character (char code) `first` accepts (a match of `\bWORD[ \t]*\(` starts at one). */
+function callStarts(source: string, first: (code: number) => boolean): number[] {
+  const starts: number[] = [];
+  for (let paren = source.indexOf('('); paren >= 0; paren = source.indexOf('(', paren + 1)) {
+    let end = paren;
+    while (source.charCodeAt(end - 1) === 32 || source.charCodeAt(end - 1) === 9) end--;
+    let start = end;
+    while (start > 0 && wordChar(source.charCodeAt(start - 1))) start--;
+    if (start < end && first(source.charCodeAt(start))) starts.push(start);
+  }
+  return starts;
+}
+
+/** JavaScript's `\s` (char code). */
+function space(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a)
+    || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+}
+
+/** Each `(` or `,` that a `.` follows, white space (`\s`) between. */
+function separatorsBeforeDots(source: string): number[] {
+  const starts: number[] = [];
+  for (let dot = source.indexOf('.'); dot >= 0; dot = source.indexOf('.', dot + 1)) {
+    let at = dot - 1;
+    while (space(source.charCodeAt(at))) at--;
+    const c = source.charCodeAt(at);
+    if (c === 40 || c === 44) starts.push(at);
+  }
+  return starts;
+}
+
 /** The text holds a line end other than '\n' to `^` and `$` ('\r', U+2028, U+2029). */
 function otherLineEnds(source: string): boolean {
   return source.includes('\r') || source.includes('\u2028') || source.includes('\u2029');
@@ -381,36 +505,57 @@ function firstNonBlank(source: string, from: number): number {
 }
 
 /**
- * The matches of `pattern` (global, multiline, `^[ \t]*` then a character `first` accepts, the whole match within
- * its line) tried only on lines starting so: every match. Without `lines`, matchAll.
+ * The matches of `pattern` (global, multiline, `^[ \t]*` then `_*[A-Z]`, the whole match within its line) tried only on
+ * the lines starting so: every match. Without `lines`, matchAll.
  */
-function matchesOnLinesStartingWith(source: string, pattern: RegExp, lines: boolean, first: (code: number) => boolean): Iterable<RegExpExecArray> {
-  if (!lines) return source.matchAll(pattern);
-  const sticky = new RegExp(pattern.source, 'my');
-  const found: RegExpExecArray[] = [];
+function matchesOnUpperLines(source: string, pattern: RegExp, lines: boolean): Iterable<RegExpExecArray> {
+  return lines ? matchesAt(source, pattern, upperLineStarts(source)) : source.matchAll(pattern);
+}
+
+/** The last text's lines whose first character other than a space or tab is `_` or A-Z: found once for the two rules that try them. */
+let upperLines: { source: string; starts: number[] } | undefined;
+
+function upperLineStarts(source: string): number[] {
+  if (upperLines?.source === source) return upperLines.starts;
+  const starts: number[] = [];
   for (let start = 0; start < source.length; ) {
     let end = source.indexOf('\n', start);
     if (end < 0) end = source.length;
-    if (first(firstNonBlank(source, start))) {
-      sticky.lastIndex = start;
-      const match = sticky.exec(source);
-      if (match) found.push(match);
-    }
+    if (upperOrUnderscore(firstNonBlank(source, start))) starts.push(start);
     start = end + 1;
   }
-  return found;
+  upperLines = { source, starts };
+  return starts;
+}
+
+/** The line ending at `end` (a line break) ends with `)[ \t]*\r?`. */
+function endsWithParen(source: string, end: number): boolean {
+  let at = end - 1;
+  if (source.charCodeAt(at) === 13) at--;
+  while (source.charCodeAt(at) === 32 || source.charCodeAt(at) === 9) at--;
+  return source.charCodeAt(at) === 41;
+}
+
+/** The line from `start` starts with `[ \t]*[A-Za-z_]\w*[ \t]*\(`. */
+function callStartsLine(source: string, start: number): boolean {
+  let at = start;
+  while (source.charCodeAt(at) === 32 || source.charCodeAt(at) === 9) at++;
+  if (!wordStart(source.charCodeAt(at))) return false;
+  while (isIdentPart(source.charCodeAt(at)) && source.charCodeAt(at) < 128) at++;
+  while (source.charCodeAt(at) === 32 || source.charCodeAt(at) === 9) at++;
+  return source.charCodeAt(at) === 40;
 }
 
 /**
- * line-end-attribute-call's matches: each lies within one line (the lookahead reaching into the next, which must
- * start with a word), so only lines before such a line are searched, each with the next: every match matchAll gives.
+ * line-end-attribute-call's matches: each lies within one line ending in `)` (the lookahead reaching into the next,
+ * which must start with a word and its `(`), so only such lines are searched, each with the next: every match matchAll gives.
  */
 function matchesBeforeWordLines(source: string, pattern: RegExp): Iterable<RegExpExecArray> {
   const found: RegExpExecArray[] = [];
   for (let start = 0; start < source.length; ) {
     const end = source.indexOf('\n', start);
     if (end < 0) break;
-    if (wordStart(firstNonBlank(source, end + 1))) {
+    if (endsWithParen(source, end) && callStartsLine(source, end + 1)) {
       let nextEnd = source.indexOf('\n', end + 1);
       if (nextEnd < 0) nextEnd = source.length;
       // What precedes a line start is a line break: `\b` reads the slice's start as the text's.
@@ -427,15 +572,17 @@ function matchesBeforeWordLines(source: string, pattern: RegExp): Iterable<RegEx
 
 export function blankCppMacros(source: string): string {
   const cuts: Range[] = [];
+  const lines = !otherLineEnds(source);
   if (/[A-Z]{2}/.test(source)) {
-    const lines = !otherLineEnds(source);
+    const rare = rareWordsIn(source);
     for (const rule of RULES) {
-      if (rule.needs && !NEEDS.get(rule)!.test(source)) continue;
+      if (rule.needs && !holdsNeeds(rule, source, rare)) continue;
       for (const match of rule.matches ? rule.matches(source, rule.pattern, lines) : source.matchAll(rule.pattern)) cuts.push(...rule.blank(match, source));
     }
+    upperLines = undefined;
   }
   // Not a pattern: `#if` branches are matched up with a stack (see unbalancedBranches).
-  cuts.push(...unbalancedBranches(source));
+  cuts.push(...unbalancedBranches(source, lines));
   cuts.push(...bracedArguments(source));
   cuts.push(...commentsInDirectives(source));
   const blanked = cuts.length ? blankRanges(source, cuts) : source;
@@ -456,7 +603,7 @@ const NOT_CALLS = new Set(['if', 'while', 'for', 'switch', 'return', 'sizeof', '
  * to the declaration heads); directive lines count for nothing.
  */
 function bracedArguments(source: string): Range[] {
-  if (!/,\s*\{/.test(source)) return [];
+  if (!commaBeforeBrace(source)) return [];
   const cuts: Range[] = [];
   /** Per open bracket: 'c' a call's `(`, 'p' another `(`, '[', '{', or the offset of a braced argument's `{`. */
   const stack: Array<string | number> = [];
@@ -510,6 +657,16 @@ function bracedArguments(source: string): Range[] {
     lastWord = null;
   }
   return cuts;
+}
+
+/** A `{` follows a `,`, white space (`\s`) between (a cheaper `/,\s*\{/.test`). */
+function commaBeforeBrace(source: string): boolean {
+  for (let brace = source.indexOf('{'); brace >= 0; brace = source.indexOf('{', brace + 1)) {
+    let at = brace - 1;
+    while (space(source.charCodeAt(at))) at--;
+    if (source.charCodeAt(at) === 44) return true;
+  }
+  return false;
 }
 
 /** The offset of the last non-space character before `index` (-1 when none). */
@@ -670,7 +827,7 @@ interface Group {
  * `#if A` / `#else` branches that each open a brace or parenthesis (`TEST(X, Y) {` twice) leave tree-sitter
  * one brace short: keep the first branch, as ctags does, and blank the others. `#if 0` is dropped.
  */
-function unbalancedBranches(source: string): Array<[number, number]> {
+function unbalancedBranches(source: string, lines: boolean): Array<[number, number]> {
   if (!source.includes('#')) return [];
   const cuts: Array<[number, number]> = [];
   const stack: Group[] = [];
@@ -680,7 +837,7 @@ function unbalancedBranches(source: string): Array<[number, number]> {
     if (group) group.deltas[group.deltas.length - 1] += braceDelta(source, last, to);
     last = to;
   };
-  for (const match of source.matchAll(DIRECTIVE)) {
+  for (const match of matchesOnDirectiveLines(source, DIRECTIVE, lines)) {
     const start = match.index;
     // With its continuation lines (`#if !(defined(A) || \` / `defined(B))`): their parentheses are the directive's, not code's.
     const end = directiveEnd(source, start);
@@ -797,7 +954,12 @@ function listItems(source: string, branches: number[], endif: number): boolean {
 function commentsInDirectives(source: string): Range[] {
   if (!source.includes('\\') || !source.includes('/*')) return [];
   const cuts: Range[] = [];
-  for (const span of lexSpans(source, WITH_DIRECTIVES)) {
+  // The lexer's spans read in place (lexSpans' loop without its code spans).
+  for (let i = 0; i < source.length; i++) {
+    if (!mayStartLiteral(source.charCodeAt(i))) continue;
+    const span = literalAt(source, i, WITH_DIRECTIVES);
+    if (!span || span.kind === 'code') continue;
+    i = span.end - 1;
     if (span.kind !== 'directive') continue;
     const text = source.slice(span.start, span.end);
     if (!text.includes('\n') || !text.includes('/*')) continue;
@@ -872,14 +1034,15 @@ const BRACE = 1 << 16;
 /** `{` minus `}` (times BRACE) plus `(` minus `)` in the code between two offsets (comments, strings, char literals and directive lines count nothing). */
 function braceDelta(source: string, from: number, to: number): number {
   let delta = 0;
-  for (const span of lexSpans(source, WITH_DIRECTIVES, from, to)) {
-    if (span.kind !== 'code') continue;
-    for (let i = span.start; i < span.end; i++) {
-      const c = source.charCodeAt(i);
-      if (c === 123) delta += BRACE;
-      else if (c === 125) delta -= BRACE;
-      else if (c === 40) delta++;
-      else if (c === 41) delta--;
+  for (let i = from; i < to; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 123) delta += BRACE;
+    else if (c === 125) delta -= BRACE;
+    else if (c === 40) delta++;
+    else if (c === 41) delta--;
+    else if (mayStartLiteral(c)) {
+      const end = literalEnd(source, i, WITH_DIRECTIVES);
+      if (end > i) i = Math.min(end, to) - 1;
     }
   }
   return delta;
