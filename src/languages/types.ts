@@ -252,6 +252,13 @@ export interface BaseRules {
    * Without it: 2 for a type in the child's directory, else 1.
    */
   score?(lookup: BaseLookup, child: StoredSymbol, written: string, segments: string[], candidate: BaseCandidate): Promise<number>;
+  /**
+   * Whether the language's name lookup can find `candidate` from where `child` is written at all (C++: the type's
+   * namespace is the child's or encloses it, or a `using` of the child's file names it). The resolver scores the
+   * types it can find before any it cannot, the child's own file notwithstanding, and falls back to every type only
+   * when it can find none. Without it every type can be found.
+   */
+  visible?(lookup: BaseLookup, child: StoredSymbol, written: string, segments: string[], candidate: BaseCandidate): Promise<boolean>;
   /** Whether what is written rules out the only type of its name (another C++ qualifier, another Go package). */
   ruledOut?(child: StoredSymbol, written: string, segments: string[], candidate: BaseCandidate): boolean;
 }

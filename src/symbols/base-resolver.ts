@@ -4,8 +4,9 @@
  * members with inherited=true, hierarchy, inheritors, implementations — asks here, so two of them never
  * disagree on what a base names. The candidates are every type of the base's last name in the deriving
  * type's language family; each language's rules (`rules.bases.score`, src/languages/<id>/rules.ts) score
- * them by the deriving file's scope, imports and includes. One resolver per request: it caches the files'
- * imports and the types of each name it read.
+ * them by the deriving file's scope, imports and includes, after their name lookup (`rules.bases.visible`) has
+ * set aside the types it cannot find from the deriving type (C++: a namesake in an unrelated namespace, even in the
+ * deriving file). One resolver per request: it caches the files' imports and the types of each name it read.
  */
 import path from 'node:path';
 import type { StoredSymbol } from '../index/store.js';
@@ -60,7 +61,11 @@ export class BaseResolver {
       const ruledOut = rules.bases.ruledOut?.(child, written, segments, groups[0]) ?? false;
       return ruledOut ? { best: [], confirmed: false } : { best: groups, confirmed: true };
     }
-    const scored = await Promise.all(groups.map(async (group) => ({ group, score: await this.score(rules, child, written, segments, group) })));
+    // Name lookup first, then proximity: where the language's lookup finds some of the types, the others are out.
+    const visibility = rules.bases.visible;
+    const seen = visibility ? await Promise.all(groups.map((group) => visibility(this.lookup, child, written, segments, group))) : [];
+    const found = seen.some(Boolean) ? groups.filter((_, i) => seen[i]) : groups;
+    const scored = await Promise.all(found.map(async (group) => ({ group, score: await this.score(rules, child, written, segments, group) })));
     const top = Math.max(...scored.map((s) => s.score));
     if (top < 0) return { best: [], confirmed: false };
     const best = scored.filter((s) => s.score === top).map((s) => s.group);
@@ -80,7 +85,7 @@ export class BaseResolver {
     return imports;
   }
 
-  /** How well a type fits: the same file first, then the language's own scoring (by default its directory). */
+  /** How well a type the lookup can find fits: the same file first, then the language's own scoring (by default its directory). */
   private async score(rules: LanguageRules, child: StoredSymbol, written: string, segments: string[], group: ResolvedSymbol): Promise<number> {
     if (group.places.some((p) => p.file === child.file)) {
       return segments.length === 1 || endsWith(splitQualified(group.symbol.qualifiedName), segments) ? 3 : 2;

@@ -1,27 +1,52 @@
 /** C and C++: how names are declared, owned, inherited and looked up (DESIGN.md, "Precise rules"). */
 import type { BaseCandidate, BaseLookup, LanguageRules, TestRules } from '../types.js';
 import type { StoredSymbol } from '../../index/store.js';
+import type { FileImports } from '../../syntax/bases.js';
 import { endsWith, pathEndsWith, splitQualified, startsWith, writtenStatic } from '../names.js';
 
 /**
- * C++ looks a base name up from the deriving class's scope outwards: the type must be a prefix of that scope
- * plus the written path; `using ns::Base;` or `using namespace ns;` in the deriving file brings it in, and an
- * included header holding it breaks ties.
+ * Where a C++ base name is looked up from: the deriving class's own scope outwards, its enclosing namespaces
+ * (`scope`: the type's namespace is that scope or one enclosing it), else what a `using a::Base;` or `using namespace
+ * a;` of the deriving file brings in (`using`; a using written inside a namespace may name it relative to that
+ * namespace, so `using namespace internal;` in `testing` reaches `testing::internal`); undefined when the type cannot
+ * be named from there at all (a `Test` of `my_namespace::testing` from the global scope, whatever file holds it).
+ */
+function reach(child: StoredSymbol, written: string, segments: string[], target: string[], imports: FileImports): 'scope' | 'using' | undefined {
+  if (target.length < segments.length || !endsWith(target, segments)) return undefined;
+  const childScope = splitQualified(child.qualifiedName).slice(0, -1);
+  const prefix = target.slice(0, target.length - segments.length);
+  const global = written.trim().replace(/^(?:(?:public|protected|private|virtual)\s+)+/, '').startsWith('::');
+  if (global) return prefix.length === 0 ? 'scope' : undefined;
+  if (startsWith(childScope, prefix)) return 'scope';
+  // What a using names, written as `a::b` inside some namespace of the child's scope: the target's path there.
+  const named = (path: string[], using: string): boolean => {
+    const parts = splitQualified(using);
+    return endsWith(path, parts) && startsWith(childScope, path.slice(0, path.length - parts.length));
+  };
+  if (imports.usings.some((using) => named(target.slice(0, prefix.length + 1), using))) return 'using';
+  if (prefix.length > 0 && imports.usingNamespaces.some((using) => named(prefix, using))) return 'using';
+  return undefined;
+}
+
+/**
+ * How well a C++ type fits a written base: 2 (and a little more for a deeper scope, the nearer one lookup finds
+ * first) when the deriving class's scope reaches it, 2 when a using brings it in, 0.5 when neither does; an included
+ * header holding it adds 1 and breaks ties.
  */
 async function score(lookup: BaseLookup, child: StoredSymbol, written: string, segments: string[], candidate: BaseCandidate): Promise<number> {
   const target = splitQualified(candidate.symbol.qualifiedName);
-  const childScope = splitQualified(child.qualifiedName).slice(0, -1);
-  const global = written.trim().replace(/^(?:(?:public|protected|private|virtual)\s+)+/, '').startsWith('::');
   if (target.length < segments.length || !endsWith(target, segments)) return -1;
-  const prefix = target.slice(0, target.length - segments.length);
   const imports = await lookup.importsOf(child);
-  let value: number;
-  if (global ? prefix.length === 0 : startsWith(childScope, prefix)) value = 2 + prefix.length / 100;
-  else if (segments.length === 1 && (imports.usings.includes(target.join('::')) || imports.usingNamespaces.includes(prefix.join('::')))) value = 2;
-  else value = 0.5;
+  const how = reach(child, written, segments, target, imports);
+  let value = how === 'scope' ? 2 + (target.length - segments.length) / 100 : how === 'using' ? 2 : 0.5;
   const includes = imports.includes;
   if (includes.length > 0 && candidate.places.some((place) => includes.some((include) => pathEndsWith(place.file, include)))) value += 1;
   return value;
+}
+
+/** Whether C++ name lookup from the deriving class can find the type at all: its scope or a using reaches it. */
+async function visible(lookup: BaseLookup, child: StoredSymbol, written: string, segments: string[], candidate: BaseCandidate): Promise<boolean> {
+  return reach(child, written, segments, splitQualified(candidate.symbol.qualifiedName), await lookup.importsOf(child)) !== undefined;
 }
 
 /** A qualified base (`other::Base`) cannot be a type whose qualified name does not end so. */
@@ -72,7 +97,7 @@ export const cppRules: LanguageRules = {
   headerExtensions: ['.h', '.hh', '.hpp', '.hxx', '.h++', '.inl', '.ipp', '.tcc', '.cuh'],
   accessLabels: true,
   isStatic: (member) => writtenStatic(member.signature),
-  bases: { score, ruledOut },
+  bases: { score, ruledOut, visible },
   tests,
 };
 
