@@ -71,7 +71,7 @@ export function profileRows(summary: BuildSummary, build: { wallMs: number; cpuM
   rows.push(...threadRows(w, '3', 'blanked text'));
   rows.push(['3f JSON to symbols (main)', `${ms(p.decodeMs)}`, 'parse-pool.ts']);
   rows.push(['3g batch writes (main)', stage(p.writes), `${p.writes.batches} transactions: symbols, symbol_bases`]);
-  rows.push(['4 end of bulk load (main + a thread)', stage(p.finishLoad), 'main: symbol indexes, names, name_initials; a thread beside it: name_text, sig_text (main CPU is the main thread\'s)']);
+  rows.push(['4 end of bulk load (main + a thread)', stage(p.finishLoad), 'main: names, symbol indexes, copying in; a thread beside it: sig_text, then name_text, name_initials (main CPU is the main thread\'s)']);
   rows.push(['5 prune + optimize (main)', stage(p.optimize), 'ANALYZE (bounded)']);
   for (const b of baselines) {
     const label = b.mode === 'raw' ? 'bodies NOT blanked' : 'bodies blanked, as extracted';

@@ -101,29 +101,34 @@ t.test('a first build ends with the same tables whether a thread fills the full-
   t.equal((await search(store, 'order', 'signature')).results.length, NAMES.length - 1700 + 2, 'and by the signature tier');
 });
 
-t.test('a build stopped once its names are in, before the full-text tables, fills them when it is opened again', async (t) => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'plumb-finish-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const indexFile = path.join(dir, 'index.sqlite');
-  const store = SqliteSymbolStore.open({ file: indexFile, searchThreads: 0 });
-  await store.bulkLoad(true);
-  await store.write([file('a.c', NAMES)], []);
-  await store.bulkLoad(false);
-  await store.close();
-  const wholeCopy = path.join(dir, 'whole.sqlite');
-  copyFileSync(indexFile, wholeCopy);
-  // The state finishLoadWithThread commits before it copies the thread's tables in.
-  const db = new Database(indexFile);
-  db.exec("DELETE FROM name_trigram_counts; INSERT INTO name_text (name_text) VALUES ('delete-all'); INSERT INTO sig_text (sig_text) VALUES ('delete-all'); INSERT INTO meta (key, value) VALUES ('signatures_pending', 'text')");
-  db.close();
-  t.not(digest(indexFile).name_text_data, digest(wholeCopy).name_text_data, 'name_text emptied');
-  const reopened = SqliteSymbolStore.open({ file: indexFile, searchThreads: 0 });
-  await reopened.close();
-  // Filled afresh, the segments are numbered otherwise: the same terms in the same rows at the same places.
-  const content = (file: string): Record<string, string> => {
-    const { name_text_data: _a, name_text_idx: _b, sig_text_data: _c, sig_text_idx: _d, name_initials_data: _e, name_initials_idx: _f, ...rest } = digest(file);
-    return { ...rest, ...instances(file) };
-  };
-  const afresh = content(indexFile);
-  t.same(afresh, content(wholeCopy), 'opening it again fills name_text, sig_text and the trigram counts as the build would have');
-});
+for (const [state, left] of [['names', 'name_initials, name_text, sig_text'], ['text', 'name_text, sig_text']] as const) {
+  t.test(`a build stopped once its names are in, before ${left} (state '${state}'), fills them when it is opened again`, async (t) => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'plumb-finish-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    const indexFile = path.join(dir, 'index.sqlite');
+    const store = SqliteSymbolStore.open({ file: indexFile, searchThreads: 0 });
+    await store.bulkLoad(true);
+    await store.write([file('a.c', NAMES)], []);
+    await store.bulkLoad(false);
+    await store.close();
+    const wholeCopy = path.join(dir, 'whole.sqlite');
+    copyFileSync(indexFile, wholeCopy);
+    // The state finishLoadWithThread commits before it copies the thread's tables in ('names'), or committed in earlier versions ('text').
+    const db = new Database(indexFile);
+    const initials = state === 'names' ? "INSERT INTO name_initials (name_initials) VALUES ('delete-all');" : '';
+    db.exec(`DELETE FROM name_trigram_counts; INSERT INTO name_text (name_text) VALUES ('delete-all'); INSERT INTO sig_text (sig_text) VALUES ('delete-all'); ${initials} INSERT INTO meta (key, value) VALUES ('signatures_pending', '${state}')`);
+    db.close();
+    t.not(digest(indexFile).name_text_data, digest(wholeCopy).name_text_data, 'name_text emptied');
+    if (state === 'names') t.not(digest(indexFile).name_initials_docsize, digest(wholeCopy).name_initials_docsize, 'name_initials emptied');
+    const reopened = SqliteSymbolStore.open({ file: indexFile, searchThreads: 0 });
+    t.equal((await reopened.search({ name: 'msk', tiers: ['substring'], offset: 0, limit: 5000, includeForwardDeclarations: true })).results.length, msk(NAMES), 'the substring tier answers');
+    await reopened.close();
+    // Filled afresh, the segments are numbered otherwise: the same terms in the same rows at the same places.
+    const content = (file: string): Record<string, string> => {
+      const { name_text_data: _a, name_text_idx: _b, sig_text_data: _c, sig_text_idx: _d, name_initials_data: _e, name_initials_idx: _f, ...rest } = digest(file);
+      return { ...rest, ...instances(file) };
+    };
+    const afresh = content(indexFile);
+    t.same(afresh, content(wholeCopy), 'opening it again fills what was left, as the build would have');
+  });
+}

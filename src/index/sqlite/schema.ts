@@ -3,12 +3,12 @@
  * the connection settings and SQL functions, and opening, or starting afresh, a database file.
  */
 import { mkdirSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { VERSION } from '../../version.js';
 import { firstHump, fuzzyMatches, initialPairs } from '../ranking.js';
+import type { TextThreadData, TextThreadGo, TextThreadReply } from './text-worker.js';
 
 /** Bump when the tables, or what the extractor stores in them, change: a mismatch rebuilds. */
 export const SCHEMA_VERSION = 15;
@@ -16,6 +16,7 @@ export const SCHEMA_VERSION = 15;
 /** The full-text tables a first build's end may fill in a thread of its own (finishLoadWithThread), made the same there. */
 const NAME_TEXT_TABLE = "CREATE VIRTUAL TABLE name_text USING fts5 (name, tokenize = 'trigram', content = '', contentless_delete = 1)";
 const SIG_TEXT_TABLE = "CREATE VIRTUAL TABLE sig_text USING fts5 (signature, tokenize = 'unicode61', content = '', contentless_delete = 1)";
+const NAME_INITIALS_TABLE = "CREATE VIRTUAL TABLE name_initials USING fts5 (pairs, tokenize = 'ascii', content = '', detail = none)";
 const TRIGRAM_COUNTS_TABLE = 'CREATE TABLE name_trigram_counts (trigram TEXT PRIMARY KEY, names INTEGER NOT NULL) WITHOUT ROWID';
 
 export const SCHEMA = `
@@ -53,7 +54,7 @@ ${SIG_TEXT_TABLE};
 -- Each distinct name's first initial paired with each later one (rowid = names.id; \`fmpc\` → \`fm fp fc\`): the
 -- CamelCase tier's candidates when its first hump may be initials, instead of every name starting with that letter.
 -- Only ever asked for names holding every one of some pairs: rowids alone (detail = none), no positions.
-CREATE VIRTUAL TABLE name_initials USING fts5 (pairs, tokenize = 'ascii', content = '', detail = none);
+${NAME_INITIALS_TABLE};
 -- How many distinct names hold each common trigram (filled at the end of a first build, fillTrigramCounts, and kept by
 -- later writes): the plans' statistics, read here instead of counting a long rowid list in name_text (fts5vocab).
 ${TRIGRAM_COUNTS_TABLE};
@@ -64,6 +65,8 @@ CREATE INDEX symbol_bases_base ON symbol_bases (base, symbol_id);
 CREATE INDEX symbol_bases_symbol ON symbol_bases (symbol_id);
 `;
 
+const NAMES_COVER = 'CREATE INDEX IF NOT EXISTS names_cover ON names (first, humps, name_lower, name)';
+
 /**
  * Changes applied to any database of this schema version on open. names_cover carries what the CamelCase
  * tier checks and joins on, so its scan over a first hump's names reads no name rows; names_camel (first, humps)
@@ -73,7 +76,7 @@ CREATE INDEX symbol_bases_symbol ON symbol_bases (symbol_id);
 export const MIGRATIONS = `
 DROP INDEX IF EXISTS symbols_name_lower;
 DROP INDEX IF EXISTS names_camel;
-CREATE INDEX IF NOT EXISTS names_cover ON names (first, humps, name_lower, name);
+${NAMES_COVER};
 CREATE INDEX IF NOT EXISTS symbols_container ON symbols (containing_type) WHERE containing_type IS NOT NULL;
 `;
 
@@ -92,24 +95,24 @@ CREATE INDEX IF NOT EXISTS symbols_name ON symbols (name_lower, name, fwd, rank,
 export const DROP_LOAD_INDEXES = 'DROP INDEX IF EXISTS symbols_sid; DROP INDEX IF EXISTS symbols_file; DROP INDEX IF EXISTS symbols_name;';
 
 /**
- * Set in meta while a bulk load has left the search tables to its end: the distinct names (names and
- * their trigrams in name_text) and the signatures' words (sig_text). Its end fills them from the symbols
- * table in three statements (the CamelCase, substring and signature tiers answer once the first build is
- * done); opening a database whose load was cut short does the same.
+ * Set in meta while a bulk load has left the search tables to its end: the distinct names (names, their
+ * trigrams in name_text and their initials in name_initials) and the signatures' words (sig_text). Its end
+ * fills them from the symbols table (the CamelCase, substring and signature tiers answer once the first build
+ * is done); opening a database whose load was cut short does the same.
  */
 export const TEXT_PENDING = 'signatures_pending';
-/** TEXT_PENDING's value once the names (and name_initials) are in, name_text and sig_text not yet. */
+/** TEXT_PENDING's value once the names are in, their name_initials and the full-text tables not yet (finishLoadWithThread). */
+const NAMES_ONLY = 'names';
+/** TEXT_PENDING's value once the names and name_initials are in, name_text and sig_text not yet (what earlier versions' finishLoadWithThread left). */
 const TEXT_ONLY = 'text';
 const FILL_NAMES = `INSERT OR IGNORE INTO names (name, name_lower, first, humps)
   SELECT name, name_lower, plumb_first_hump(name), humps FROM symbols GROUP BY name ORDER BY name`;
-/** The ids FILL_NAMES gives the names when the table starts empty (as it does in a first build): 1 up, in name order. */
-const NAME_IDS = 'SELECT name FROM src.symbols GROUP BY name ORDER BY name';
-const FILL_NAME_TEXT = 'INSERT INTO name_text (rowid, name) SELECT id, name FROM names WHERE id > ?';
-const FILL_NAME_INITIALS = 'INSERT INTO name_initials (rowid, pairs) SELECT id, plumb_initial_pairs(humps) FROM names WHERE id > ? AND length(humps) > 1';
+const fillNameText = (names: string, before: number): string => `INSERT INTO name_text (rowid, name) SELECT id, name FROM ${names} WHERE id > ${before}`;
+const fillNameInitials = (names: string, before: number): string =>
+  `INSERT INTO name_initials (rowid, pairs) SELECT id, plumb_initial_pairs(humps) FROM ${names} WHERE id > ${before} AND length(humps) > 1`;
 /** signatureText() in SQL: a call into JavaScript per symbol cost more than the full-text insert it feeds. */
 const fillText = (symbols: string): string => `INSERT INTO sig_text (rowid, signature) SELECT id,
   CASE WHEN return_type <> '' AND instr(signature, return_type) = 0 THEN signature || ' ' || return_type ELSE signature END FROM ${symbols};`;
-const FILL_TEXT = fillText('symbols');
 
 /**
  * The full-text tables' merging while a load fills them: none as they fill (the optimize at its end merges every
@@ -117,13 +120,11 @@ const FILL_TEXT = fillText('symbols');
  * FTS5's defaults for the edits after.
  */
 const FTS_TABLES = ['name_text', 'sig_text', 'name_initials'];
-/** The two a first build's end may fill in a thread of its own (finishLoadWithThread). */
-const TEXT_TABLES = ['name_text', 'sig_text'];
 const merges = (tables: readonly string[], automerge: number, crisismerge: number): string =>
   tables.map((t) => `INSERT INTO ${t} (${t}, rank) VALUES ('automerge', ${automerge}); INSERT INTO ${t} (${t}, rank) VALUES ('crisismerge', ${crisismerge});`).join(' ');
 /** One segment per full-text table: lookups then read one b-tree instead of some twenty. */
 const optimize = (tables: readonly string[]): string => tables.map((t) => `INSERT INTO ${t} (${t}) VALUES ('optimize');`).join(' ');
-const FTS_LOAD_MERGES = merges(FTS_TABLES, 0, 64);
+const loadMerges = (tables: readonly string[]): string => merges(tables, 0, 64);
 const FTS_MERGES = merges(FTS_TABLES, 4, 16);
 
 /** Opens (or creates) the database; a different schema version or plumb version starts it afresh. */
@@ -169,29 +170,37 @@ function finishLoadIn(db: Database.Database): void {
   db.transaction(() => {
     db.exec(SYMBOL_INDEXES);
     const pending = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(TEXT_PENDING) as string | undefined;
-    if (pending === TEXT_ONLY) {
-      // finishLoadWithThread made the names and stopped before the full-text tables were in.
-      fillTextHere(db, 0);
+    if (pending === TEXT_ONLY || pending === NAMES_ONLY) {
+      // finishLoadWithThread made the names (and, in earlier versions, name_initials) and stopped before the rest was in.
+      fillTextHere(db, 0, pending === NAMES_ONLY);
     } else if (pending !== undefined) {
       // Only an empty store starts a bulk load, so no signature predates it; names are never deleted, so some may.
       const before = (db.prepare('SELECT max(id) FROM names').pluck().get() as number | null) ?? 0;
       fillNames(db, before);
-      fillTextHere(db, before);
+      fillTextHere(db, before, true);
     }
   })();
 }
 
-/** The distinct names (those past `before` new) and their initials' pairs. */
+/**
+ * The distinct names (those past `before` new). Into an empty table, names_cover is made after them, one sort
+ * instead of four million random inserts (on the kernel 8.8 + 2.8 s against 14.5 s kept up row by row).
+ */
 function fillNames(db: Database.Database, before: number): void {
-  db.exec(FTS_LOAD_MERGES);
+  if (before === 0) db.exec('DROP INDEX IF EXISTS names_cover');
   db.exec(FILL_NAMES);
-  db.prepare(FILL_NAME_INITIALS).run(before);
+  db.exec(NAMES_COVER);
 }
 
-/** name_text and sig_text filled on this connection, then merged, counted (name_trigram_counts) and no longer pending. */
-function fillTextHere(db: Database.Database, before: number): void {
-  db.prepare(FILL_NAME_TEXT).run(before);
-  db.exec(FILL_TEXT);
+/**
+ * name_initials (when `initials`), name_text and sig_text filled on this connection for the names past `before` and
+ * every symbol, then merged, counted (name_trigram_counts) and no longer pending.
+ */
+function fillTextHere(db: Database.Database, before: number, initials: boolean): void {
+  db.exec(loadMerges(FTS_TABLES));
+  if (initials) db.exec(fillNameInitials('names', before));
+  db.exec(fillNameText('names', before));
+  db.exec(fillText('symbols'));
   db.exec(optimize(FTS_TABLES));
   fillTrigramCounts(db);
   db.exec(FTS_MERGES);
@@ -200,11 +209,14 @@ function fillTextHere(db: Database.Database, before: number): void {
 
 /**
  * finishLoad with a second core: the end of a first build is some 80 s of SQLite on one thread for the kernel, while
- * the parser threads are done. A thread of its own fills name_text and sig_text (and name_trigram_counts) in a
- * scratch database beside this one, reading the committed symbols, while this connection makes the symbol indexes,
- * names and name_initials; their pages are then copied in (the full-text tables' shadow tables, row for row: the
- * same index as filling them here makes). Only for a store whose names table starts empty (the ids the thread gives
- * the names must be FILL_NAMES'), and anything amiss in the thread fills them here instead.
+ * the parser threads are done. This connection makes the names first and commits them, then the symbol indexes; a
+ * thread of its own (text-worker.ts) fills the full-text tables in a scratch database beside this one, reading the
+ * committed rows: sig_text from the symbols while the names are made, then name_text, name_initials and
+ * name_trigram_counts from the names (one grouping of the symbols by name, here). Their pages are then copied in
+ * (the full-text tables' shadow tables, row for row: the same index as filling them here makes). Only for a store
+ * whose names table starts empty (the thread's names are then all the load's), and anything amiss in the thread fills
+ * them here instead. On the kernel (7.2M symbols, 4M names) the main thread spends some 41 s of CPU (6 of them copying
+ * in, once the thread is done), the thread some 36 s.
  */
 export async function finishLoadWithThread(db: Database.Database): Promise<void> {
   const pending = db.prepare('SELECT 1 FROM meta WHERE key = ?').get(TEXT_PENDING) !== undefined;
@@ -214,15 +226,21 @@ export async function finishLoadWithThread(db: Database.Database): Promise<void>
   }
   const scratch = `${db.name}-text`;
   removeDatabase(scratch);
-  const filled = fillTextInThread(db.name, scratch).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+  const thread = startTextThread(db.name, scratch);
   try {
-    spillingSorts(db, () => db.transaction(() => {
-      db.exec(SYMBOL_INDEXES);
-      fillNames(db, 0);
-      db.exec(optimize(['name_initials']));
-      db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(TEXT_ONLY, TEXT_PENDING);
-    })());
-    const names = await filled;
+    spillingSorts(db, () => {
+      try {
+        db.transaction(() => {
+          fillNames(db, 0);
+          db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(NAMES_ONLY, TEXT_PENDING);
+        })();
+      } finally {
+        // The thread's second part reads the names this committed; without them it stops.
+        thread.go(db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(TEXT_PENDING) === NAMES_ONLY);
+      }
+      db.transaction(() => db.exec(SYMBOL_INDEXES))();
+    });
+    const names = await thread.done;
     const count = db.prepare('SELECT count(*) FROM names').pluck().get() as number;
     const maxId = (db.prepare('SELECT max(id) FROM names').pluck().get() as number | null) ?? 0;
     let copied = false;
@@ -238,10 +256,10 @@ export async function finishLoadWithThread(db: Database.Database): Promise<void>
       forgetCachedText(db);
       db.exec(FTS_MERGES);
     } else {
-      spillingSorts(db, () => db.transaction(() => fillTextHere(db, 0))());
+      spillingSorts(db, () => db.transaction(() => fillTextHere(db, 0, true))());
     }
   } finally {
-    await filled;
+    await thread.done;
     removeDatabase(scratch);
   }
 }
@@ -259,7 +277,7 @@ function spillingSorts(db: Database.Database, run: () => void): void {
   }
 }
 
-/** The shadow tables of name_text and sig_text, and name_trigram_counts, from the thread's scratch database. */
+/** The shadow tables of the full-text tables, and name_trigram_counts, from the thread's scratch database. */
 function copyText(db: Database.Database, scratch: string): void {
   db.prepare('ATTACH DATABASE ? AS text_load').run(scratch);
   try {
@@ -267,7 +285,7 @@ function copyText(db: Database.Database, scratch: string): void {
     db.unsafeMode(true);
     try {
       db.transaction(() => {
-        for (const table of TEXT_TABLES) {
+        for (const table of FTS_TABLES) {
           for (const shadow of ['data', 'idx', 'docsize']) db.exec(`DELETE FROM main.${table}_${shadow}; INSERT INTO main.${table}_${shadow} SELECT * FROM text_load.${table}_${shadow};`);
         }
         db.exec('DELETE FROM main.name_trigram_counts; INSERT INTO main.name_trigram_counts SELECT * FROM text_load.name_trigram_counts;');
@@ -290,47 +308,43 @@ function forgetCachedText(db: Database.Database): void {
 }
 
 /**
- * The thread's part (plain JavaScript: it runs as it is under tsx too): name_text from the names in FILL_NAMES' order
- * and ids, sig_text from every symbol, each merged into one segment, and the common trigrams' counts.
+ * Starts text-worker.ts into `scratch`: `go` tells it whether the names are committed; `done`, the number of names
+ * it read, or why it could not.
  */
-const TEXT_THREAD = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-try {
-  const db = new Database(workerData.scratch);
-  for (const pragma of ['journal_mode = OFF', 'synchronous = OFF', 'temp_store = FILE', 'cache_size = -32768']) db.pragma(pragma);
-  db.prepare('ATTACH DATABASE ? AS src').run(workerData.main);
-  db.exec('BEGIN');
-  for (const sql of workerData.statements) db.exec(sql);
-  const names = db.prepare('SELECT count(*) FROM names').pluck().get();
-  db.exec('COMMIT');
-  db.close();
-  parentPort.postMessage({ names });
-} catch (error) {
-  parentPort.postMessage({ error: String(error && error.message || error) });
-}`;
-
-/** Runs TEXT_THREAD into `scratch`: the number of names it read, or why it could not. */
-function fillTextInThread(main: string, scratch: string): Promise<number> {
-  const statements = [
-    'CREATE TABLE names (id INTEGER PRIMARY KEY, name TEXT NOT NULL)',
-    `INSERT INTO names (name) ${NAME_IDS}`,
-    NAME_TEXT_TABLE,
-    SIG_TEXT_TABLE,
-    TRIGRAM_COUNTS_TABLE,
-    merges(TEXT_TABLES, 0, 64),
-    FILL_NAME_TEXT.replace('?', '0'),
-    fillText('src.symbols'),
-    optimize(TEXT_TABLES),
-    TRIGRAM_VOCAB,
-    FILL_TRIGRAM_COUNTS,
-  ];
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(TEXT_THREAD, { eval: true, workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), main, scratch, statements } });
-    worker.once('message', (message: { names?: number; error?: string }) => (message.names === undefined ? reject(new Error(message.error)) : resolve(message.names)));
+function startTextThread(main: string, scratch: string): { go: (names: boolean) => void; done: Promise<number | Error> } {
+  const workerData: TextThreadData = {
+    main,
+    scratch,
+    signatures: [SIG_TEXT_TABLE, loadMerges(['sig_text']), fillText('src.symbols'), optimize(['sig_text'])],
+    names: [
+      NAME_TEXT_TABLE, NAME_INITIALS_TABLE, TRIGRAM_COUNTS_TABLE, loadMerges(['name_text', 'name_initials']),
+      fillNameText('src.names', 0), fillNameInitials('src.names', 0), optimize(['name_text', 'name_initials']), TRIGRAM_VOCAB, FILL_TRIGRAM_COUNTS,
+    ],
+  };
+  let script: URL | string = new URL('./text-worker.js', import.meta.url);
+  let options: WorkerOptions = { workerData };
+  if (import.meta.url.endsWith('.ts')) {
+    // Under tsx (tests, bench) the thread loads tsx itself, as the parser threads do (src/index/parse-pool.ts).
+    const api = import.meta.resolve('tsx/esm/api');
+    script = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(new URL('./text-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`;
+    options = { workerData, eval: true };
+  }
+  let worker: Worker | undefined;
+  const done = new Promise<number>((resolve, reject) => {
+    worker = new Worker(script, options);
+    worker.once('message', (message: TextThreadReply) => ('names' in message ? resolve(message.names) : reject(new Error(message.error))));
     worker.once('error', reject);
     worker.once('exit', () => reject(new Error('text thread exited')));
-  });
+  }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+  let told = false;
+  return {
+    go: (names) => {
+      if (told) return;
+      told = true;
+      worker?.postMessage(names satisfies TextThreadGo);
+    },
+    done,
+  };
 }
 
 function removeDatabase(file: string): void {
