@@ -182,6 +182,12 @@ export interface LanguageRules {
   /** Member names a type never inherits (C++ `operator=`); constructors and destructors never are, in any language. */
   uninherited?: readonly string[];
   /**
+   * Names a constructor is declared under that calls do not spell: a call of it spells its class's name instead
+   * (TypeScript's `constructor`, called as `new Subject()`). Without it a constructor's own name is what its calls
+   * spell (C++, Java, C#: the class's name).
+   */
+  constructorNames?: readonly string[];
+  /**
    * Extensions of the files other files include for their declarations (C and C++ headers): where a name has
    * definitions in several files, a header's comes before a file-local one.
    */

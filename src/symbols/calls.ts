@@ -22,7 +22,7 @@ import { fromLspPosition, toLspPosition } from '../lsp/convert.js';
 import type { Services } from '../services.js';
 import { callsIn, type CallHit } from '../syntax/calls.js';
 import { scanOccurrences } from '../syntax/identifiers.js';
-import { languageById, languageOfPath } from '../languages/index.js';
+import { languageById, languageOfPath, rulesOf } from '../languages/index.js';
 import type { LanguageId } from '../syntax/types.js';
 import type { WorkspaceFile } from '../workspace.js';
 import { comparePositions, rangeHolds } from './document-symbols.js';
@@ -539,9 +539,9 @@ function innermost(symbols: StoredSymbol[], position: Position): StoredSymbol | 
   return inner;
 }
 
-/** The name calls spell: a constructor is called by its class's name. */
+/** The name calls spell: a constructor declared under a name of its language's `rules.constructorNames` is called by its class's name. */
 function callName(symbol: StoredSymbol): string {
-  if (symbol.kind === 'constructor' && (symbol.name === 'constructor' || symbol.name === '__init__' || symbol.name === 'new') && symbol.containingType) return symbol.containingType;
+  if (symbol.kind === 'constructor' && symbol.containingType && rulesOf(symbol.language)?.constructorNames?.includes(symbol.name)) return symbol.containingType;
   return symbol.name;
 }
 

@@ -61,6 +61,9 @@ export const pythonRules: LanguageRules = {
   separateDeclarations: false,
   membersLive: 'file',
   overrides: 'attribute',
+  // None: `__init__` is indexed as a method (python/syntax.ts), not a constructor, and its calls are the ones that spell
+  // `__init__` (`super().__init__(...)`); `Flask(...)` is a call of the class.
+  constructorNames: [],
   isStatic: (member) => (member.kind === 'method' ? /@\s*(staticmethod|classmethod)\b/.test(member.signature) : undefined),
   bases: { squareBracketArguments: true, implicitRoot: 'object', score },
   colonEndsHead: true,

@@ -18,6 +18,9 @@ export const rustRules: LanguageRules = {
   separateDeclarations: false,
   membersLive: 'package',
   overrides: 'name',
+  // None: Rust has no constructors. `new` is a convention, an associated function indexed as a method and called as
+  // `Type::new(...)`, so its calls spell `new`.
+  constructorNames: [],
   isStatic: (member) => (member.kind === 'method' ? !/\(\s*(&\s*('\w+\s+)?)?(mut\s+)?self\b/.test(member.signature) : undefined),
   visibility: (type, member) => {
     if (type.kind === 'interface' || member.kind === 'enum_member') return 'public';

@@ -39,6 +39,9 @@ export const scriptRules: LanguageRules = {
   separateDeclarations: false,
   membersLive: 'file',
   overrides: 'attribute',
+  // A class's `constructor` is called as `new Subject()`; an interface's construct signature (`new (): T`, indexed
+  // as a constructor named `new`) is read the same way: calls spelling its interface's name.
+  constructorNames: ['constructor', 'new'],
   isStatic: (member) => writtenStatic(member.signature),
   visibility: (_type, member) => {
     if (member.name.startsWith('#')) return 'private';
