@@ -152,6 +152,10 @@ function rawStringEnd(source: string, quote: number, options: CLexOptions): numb
   return undefined;
 }
 
+/** The ASCII characters matchingBrace stops at: braces, and what may start a literal (mayStartLiteral). */
+const BRACE_OR_LITERAL = new Uint8Array(128);
+for (const c of '{}/"\'`#') BRACE_OR_LITERAL[c.charCodeAt(0)] = 1;
+
 /**
  * The `}` matching the `{` at `open`, skipping comments and literals as `options` lex them; -1 when the file ends
  * first, or when the search would read past `until` (the caller's budget: a file of unclosed braces would otherwise
@@ -162,6 +166,8 @@ export function matchingBrace(source: string, open: number, options: CLexOptions
   const n = Math.min(source.length, until);
   for (let i = open; i < n; i++) {
     const c = source.charCodeAt(i);
+    // Most characters are none of these: one table look-up passes them.
+    if (c < 128 && !BRACE_OR_LITERAL[c]) continue;
     if (c === 123) {
       depth++;
     } else if (c === 125) {

@@ -197,8 +197,11 @@ function records(frame: Frame): boolean {
   return frame.statements || frame.record > 0;
 }
 
+/** A group frame's head: it reads no heads (frozen: one array for all of them). */
+const NO_HEAD: Item[] = Object.freeze([]) as unknown as Item[];
+
 function frame(statements: boolean, group: Group | null = null, record = 0): Frame {
-  return { statements, head: [], conditional: false, continuation: 'none', typeBody: 'none', enumBody: false, className: null, group, record };
+  return { statements, head: statements ? [] : NO_HEAD, conditional: false, continuation: 'none', typeBody: 'none', enumBody: false, className: null, group, record };
 }
 
 /** The ranges to blank in `source`: macro words and calls in declaration heads. */
@@ -394,8 +397,11 @@ export function declarationHeadCuts(source: string): Range[] {
 
 const LEXING = { rawStrings: 'delimited' as const, directives: true };
 
-/** The words that make a function body worth reading (a local type can be declared in it), as bodies.ts keeps them. */
-const LOCAL_TYPE_WORDS = ['class', 'struct', 'union', 'enum', 'typedef', 'using'];
+/**
+ * The words that make a function body worth reading (a local type can be declared in it), as bodies.ts keeps them.
+ * The most frequent in C first: a body is searched for each word until one is found.
+ */
+const LOCAL_TYPE_WORDS = ['struct', 'enum', 'union', 'typedef', 'class', 'using'];
 
 /** Only macro words (`ACPI_OBJECT_COMMON_HEADER`, `__BITFIELD_FIELD`), each alone or called: no member a compiler reads before expanding them. */
 function macroMembers(head: Item[]): boolean {

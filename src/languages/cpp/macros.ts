@@ -850,16 +850,18 @@ function unbalancedBranches(source: string, lines: boolean): Array<[number, numb
       if (group) {
         const [first, second] = group.branches;
         let keep = 0;
+        // (Read once for the two tests below.)
+        const inside = !group.ifZero && insideStatement(source, first);
         if (group.ifZero) {
           // Drop the `#if 0` branch; what follows `#else` stays, without its directives.
           cuts.push([first, second ?? end]);
           if (second !== undefined) cuts.push([second, directiveEnd(source, second)], [start, end]);
-        } else if ((insideStatement(source, first) || opensInitializer(source, first)) && group.deltas.every((delta) => delta === 0) && listItems(source, group.branches, start)) {
+        } else if ((inside || opensInitializer(source, first)) && group.deltas.every((delta) => delta === 0) && listItems(source, group.branches, start)) {
           // Inside a list (an initializer list, arguments, an enum, a constructor's member initializers), each branch
           // items ending in a comma: only the directive lines go, every branch stays (`editor_(true),` and `editor_(false),`).
           for (const branch of group.branches) cuts.push([branch, directiveEnd(source, branch)]);
           cuts.push([start, end]);
-        } else if ((second !== undefined && group.deltas.some((delta) => delta !== 0)) || endsMidDeclaration(source, group.branches, start) || insideStatement(source, first)) {
+        } else if ((second !== undefined && group.deltas.some((delta) => delta !== 0)) || endsMidDeclaration(source, group.branches, start) || inside) {
           // Keep one branch as plain code, so a `template<...>` or `TEST(A, B) {` in it joins what follows: the first
           // that holds code (`#if defined(GUARD_H)` / `#else` / the whole header / `#endif` keeps the header).
           keep = group.branches.findIndex((branch, i) => holdsCode(source, directiveEnd(source, branch), group.branches[i + 1] ?? start));
