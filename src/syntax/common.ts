@@ -31,6 +31,15 @@ export function childOfType(node: Node | null | undefined, ...types: string[]): 
   return null;
 }
 
+/**
+ * Whether the source of `node` (up to `end`) holds `text`. A child that starts with a token of its own (`:` of a base
+ * clause, `->` of a trailing return type, `(` of a parameter list) can only be there if it does: this text search
+ * spares fetching the children from the tree (each a call into WASM and a new Node) where it cannot.
+ */
+export function holdsText(ctx: ExtractContext, node: Node, text: string, end = node.endIndex): boolean {
+  return ctx.source.slice(node.startIndex, end).includes(text);
+}
+
 /** Source text of `node` with `cut` (a name, a default value) removed, whitespace collapsed. */
 export function textWithout(ctx: ExtractContext, node: Node, cuts: (Node | null | undefined)[]): string {
   let text = '';

@@ -18,11 +18,11 @@ export function extractFromTree(tree: Tree, spec: LanguageSpec, language: Langua
     source,
     original,
     text: (node) => (node ? source.slice(node.startIndex, node.endIndex) : ''),
-    parentOf: (node) => parents.get(node) ?? node.parent,
+    parentOf: (node) => parents.get(node.id) ?? node.parent,
     namespaces: new Set(),
   };
   const siblings: Siblings = new Map();
-  const parents = new Map<Node, Node>();
+  const parents = new Map<number, Node>();
   /** Scope-only declarations that name bases (Rust `impl Trait for Type`): their bases join the type's. */
   const scopeBases: ExtractedSymbol[] = [];
   const root: Scope = { containers: [], containingType: null, parentKind: null, outer: null, defining: true };
@@ -33,8 +33,8 @@ export function extractFromTree(tree: Tree, spec: LanguageSpec, language: Langua
     const children = node.children;
     // What comes before each child, for the doc and decorators above a declaration without a call into the tree per step.
     for (let i = 0; i < children.length; i++) {
-      siblings.set(children[i], children[i - 1] ?? null);
-      parents.set(children[i], node);
+      siblings.set(children[i].id, children[i - 1] ?? null);
+      parents.set(children[i].id, node);
     }
     for (const child of children) {
       walk(child, current, depth + 1);
@@ -53,7 +53,7 @@ export function extractFromTree(tree: Tree, spec: LanguageSpec, language: Langua
 
   const visit = (node: Node, scope: Scope, depth: number): void => {
     const type = node.type;
-    const drafts = spec.declare(node, scope, ctx);
+    const drafts = spec.declare(node, scope, ctx, type);
     if (drafts) {
       for (const draft of drafts) {
         const symbol = toSymbol(draft, node, scope, spec, language, ctx, siblings);
@@ -73,7 +73,7 @@ export function extractFromTree(tree: Tree, spec: LanguageSpec, language: Langua
       }
       return;
     }
-    const hidden = spec.hidden?.(node, scope, ctx);
+    const hidden = spec.hidden?.(node, scope, ctx, type);
     if (hidden) {
       for (const inner of hidden) walk(inner, scope, depth + 1);
       return;
@@ -81,7 +81,7 @@ export function extractFromTree(tree: Tree, spec: LanguageSpec, language: Langua
     if (spec.wrappers.has(type)) {
       const wrapped = { ...scope, outer: scope.outer ?? node };
       walkChildren(node, spec.wrapperScope ? spec.wrapperScope(node, wrapped) : wrapped, depth);
-    } else if (spec.descend.has(type) || node.isError) {
+    } else if (spec.descend.has(type) || type === 'ERROR') {
       walkChildren(node, scope.outer ? { ...scope, outer: null } : scope, depth);
     }
   };
@@ -105,11 +105,14 @@ export function extractFromTree(tree: Tree, spec: LanguageSpec, language: Langua
 
 const TYPE_KINDS = new Set(['class', 'struct', 'interface', 'enum']);
 
-/** The sibling before a node, as its parent's children list has it: filled as the walker lists children. */
-type Siblings = Map<Node, Node | null>;
+/**
+ * The sibling before a node, as its parent's children list has it: filled as the walker lists children. Keyed by the
+ * node's id (unique in its tree, a plain number): a Node object as key costs a hash of its own.
+ */
+type Siblings = Map<number, Node | null>;
 
 function previousOf(node: Node, siblings: Siblings): Node | null {
-  const known = siblings.get(node);
+  const known = siblings.get(node.id);
   return known !== undefined ? known : node.previousSibling;
 }
 
@@ -218,7 +221,11 @@ export function oneLine(text: string): string {
     ? text.slice(0, firstBreak) + text.slice(firstBreak).replace(/^[ \t]*#.*$/gm, '')
     : text;
   let line = code.replace(/\s+/g, ' ').trim();
-  line = line.replace(/\s*(\{|;|:|=>|=)\s*$/, '');
+  // One ending taken off (`=>` whole), and the space before it: what /\s*(\{|;|:|=>|=)\s*$/ took, without a regular
+  // expression tried at every space of the line.
+  const last = line.charCodeAt(line.length - 1);
+  if (line.endsWith('=>')) line = line.slice(0, -2).trimEnd();
+  else if (last === 123 || last === 59 || last === 58 || last === 61) line = line.slice(0, -1).trimEnd();
   if (line.length > MAX_SIGNATURE) line = `${line.slice(0, MAX_SIGNATURE - 1)}…`;
   return line;
 }
@@ -236,8 +243,9 @@ function docAbove(anchor: Node, spec: LanguageSpec, ctx: ExtractContext, sibling
       continue;
     }
     if (!spec.commentTypes.has(type)) break;
-    if (!adjacent(ctx.original, contentEnd(ctx.original, prev), below.startIndex) || !startsLine(ctx.original, prev.startIndex)) break;
-    const text = ctx.original.slice(prev.startIndex, prev.endIndex);
+    const end = prev.endIndex;
+    if (!adjacent(ctx.original, contentEnd(ctx.original, prev.startIndex, end), below.startIndex) || !startsLine(ctx.original, prev.startIndex)) break;
+    const text = ctx.original.slice(prev.startIndex, end);
     if (spec.isDocComment && !spec.isDocComment(text)) break;
     parts.unshift(text);
     below = prev;
@@ -249,9 +257,9 @@ function docAbove(anchor: Node, spec: LanguageSpec, ctx: ExtractContext, sibling
 }
 
 /** Where a comment's text ends, before the newline some grammars make part of a line comment. */
-function contentEnd(text: string, comment: Node): number {
-  let end = comment.endIndex;
-  while (end > comment.startIndex && (text.charCodeAt(end - 1) === 10 || text.charCodeAt(end - 1) === 13)) end--;
+function contentEnd(text: string, start: number, commentEnd: number): number {
+  let end = commentEnd;
+  while (end > start && (text.charCodeAt(end - 1) === 10 || text.charCodeAt(end - 1) === 13)) end--;
   return end;
 }
 

@@ -133,12 +133,15 @@ export interface LanguageSpec {
    * (C/C++ headers of nothing but preprocessor lines); undefined to parse it. `original` is the text as written.
    */
   readWithoutParse?: (prepared: string, original: string, language: LanguageId) => ExtractedSymbol[] | undefined;
-  /** Declarations at `node`, or undefined when it declares nothing. */
-  declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined;
+  /**
+   * Declarations at `node`, or undefined when it declares nothing. `nodeType` is `node.type`, read once by the walker
+   * for all the callbacks (each read is a call into tree-sitter's WASM).
+   */
+  declare(node: Node, scope: Scope, ctx: ExtractContext, nodeType: string): Draft[] | undefined;
   /** Nodes that declare nothing themselves but may hold declarations. */
   descend: ReadonlySet<string>;
   /** Declarations hidden inside a non-declaration (classes in a top-level callback), walked in the same scope. */
-  hidden?: (node: Node, scope: Scope, ctx: ExtractContext) => Node[] | undefined;
+  hidden?: (node: Node, scope: Scope, ctx: ExtractContext, nodeType: string) => Node[] | undefined;
   /** Nodes whose range and doc belong to the declaration inside them. */
   wrappers: ReadonlySet<string>;
   /** Called for a wrapper before its children are walked (e.g. `declare` turns definitions off). */

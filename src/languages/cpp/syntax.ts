@@ -5,7 +5,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../../syntax/types.js';
-import { childOfType, compact, named, nestedDeclarations, textWithout, type NestedSearch } from '../../syntax/common.js';
+import { childOfType, compact, holdsText, named, nestedDeclarations, textWithout, type NestedSearch } from '../../syntax/common.js';
 import { blankBodies, type BodyRules } from '../../syntax/bodies.js';
 import { blankCppMacros } from './macros.js';
 import { definesOfDirectives } from './defines.js';
@@ -28,8 +28,8 @@ const ANONYMOUS_HOLDERS = new Set<NormalizedKind>(['field', 'variable', 'constan
 /** Declarator wrappers between a declaration and its name. */
 const DECLARATOR_WRAPPERS = new Set(['pointer_declarator', 'reference_declarator', 'array_declarator', 'parenthesized_declarator', 'attributed_declarator', 'init_declarator']);
 
-function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
-  switch (node.type) {
+function declare(node: Node, scope: Scope, ctx: ExtractContext, nodeType: string): Draft[] | undefined {
+  switch (nodeType) {
     case 'namespace_definition':
       return namespace(node, ctx);
     case 'class_specifier':
@@ -65,7 +65,7 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
     }
     case 'preproc_def':
     case 'preproc_function_def':
-      return macro(node, ctx);
+      return macro(node, nodeType, ctx);
     case 'enumerator': {
       const name = node.childForFieldName('name');
       return name ? [{ name: ctx.text(name), kind: 'enum_member', node, nameNode: name }] : undefined;
@@ -116,7 +116,7 @@ function typeSpecifier(node: Node, ctx: ExtractContext, standalone: boolean): Dr
   if (!nameNode || (!body && !standalone)) return undefined;
   const { name, qualifiers, selection } = splitQualified(nameNode, ctx);
   const bases: string[] = [];
-  const baseClause = childOfType(node, 'base_class_clause');
+  const baseClause = holdsText(ctx, node, ':', body?.startIndex) ? childOfType(node, 'base_class_clause') : null;
   for (const base of named(baseClause)) {
     if (base.type === 'access_specifier' || base.type === 'comment' || base.type === 'virtual') continue;
     bases.push(compact(ctx, base));
@@ -156,7 +156,7 @@ function bodyAtFileScope(node: Node, ctx: ExtractContext): Draft[] | undefined {
 
 function functionDefinition(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
   const declarator = node.childForFieldName('declarator');
-  const fn = functionDeclarator(declarator) ?? returnsFunctionPointer(declarator);
+  const fn = functionDeclarator(declarator) ?? returnsFunctionPointer(declarator, ctx);
   const type = node.childForFieldName('type');
   // `TEST(ruleset_fd_transfer) {`: a macro with a body, read as a function of type TEST named in parentheses. No
   // symbol (ctags' macro-call-as-function), but the types its body defines are the file's, under the macro's name.
@@ -165,11 +165,12 @@ function functionDefinition(node: Node, scope: Scope, ctx: ExtractContext): Draf
     return members.length ? [{ name: ctx.text(type), kind: 'function', node, nameNode: type, scopeOnly: true, members }] : undefined;
   }
   if (!fn) return undefined;
-  const draft = functionDraft(node, fn, declarator, scope, ctx);
+  const draft = functionDraft(node, type, fn, declarator, scope, ctx);
   if (!draft) return undefined;
   const body = node.childForFieldName('body');
   // A constructor's head stops before its member initializers.
-  draft.headEnd = childOfType(node, 'field_initializer_list')?.startIndex ?? body?.startIndex ?? node.endIndex;
+  const initializers = holdsText(ctx, node, ':', body?.startIndex) ? childOfType(node, 'field_initializer_list') : null;
+  draft.headEnd = initializers?.startIndex ?? body?.startIndex ?? node.endIndex;
   draft.definition = scope.defining;
   draft.members = localTypes(body, ctx);
   // A type defined in the return type (`static struct mock_fence { ... } *to_mock_fence(struct dma_fence *f) {`) is the file's too.
@@ -202,15 +203,16 @@ function declaration(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | u
     if (!anonymousBody || !name) return drafts.length ? drafts : undefined;
     return [...drafts, { name: ctx.text(name), kind: 'variable', node, nameNode: name, scopeOnly: true, body: anonymousBody }];
   }
-  const constant = named(node).some((child) => child.type === 'type_qualifier' && /^(const|constexpr|constinit)$/.test(ctx.text(child)));
+  const constant = holdsText(ctx, node, 'const') && named(node).some((child) => child.type === 'type_qualifier' && /^(const|constexpr|constinit)$/.test(ctx.text(child)));
   const inType = scope.parentKind !== null && (TYPE_PARENTS.has(scope.parentKind) || ANONYMOUS_HOLDERS.has(scope.parentKind));
   for (const declarator of declarators) {
+    const initialized = declarator.type === 'init_declarator';
     // `void f(int) = delete;` at namespace scope comes as an initialized declarator whose inner one is a function's.
-    const deleted = declarator.type === 'init_declarator' && /^(delete|default)\b/.test(ctx.text(declarator.childForFieldName('value')).trim());
+    const deleted = initialized && /^(delete|default)\b/.test(ctx.text(declarator.childForFieldName('value')).trim());
     const inner = deleted ? declarator.childForFieldName('declarator') : declarator;
-    const fn = declarator.type === 'init_declarator' && !deleted ? null : functionDeclarator(inner) ?? returnsFunctionPointer(inner);
+    const fn = initialized && !deleted ? null : functionDeclarator(inner) ?? returnsFunctionPointer(inner, ctx);
     if (fn) {
-      const draft = functionDraft(node, fn, inner, scope, ctx);
+      const draft = functionDraft(node, type, fn, inner, scope, ctx);
       if (!draft) continue;
       draft.definition = false;
       draft.headEnd = node.endIndex;
@@ -218,7 +220,7 @@ function declaration(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | u
       continue;
     }
     // `void f(void (*fp)());` read as a variable initialized with arguments: nothing can be a void variable, so it is a function.
-    if (declarator.type === 'init_declarator' && declarator.childForFieldName('value')?.type === 'argument_list' && type?.type === 'primitive_type' && ctx.text(type) === 'void') {
+    if (initialized && declarator.childForFieldName('value')?.type === 'argument_list' && type?.type === 'primitive_type' && ctx.text(type) === 'void') {
       const name = declarator.childForFieldName('declarator');
       if (name && /identifier$/.test(name.type)) {
         const method = inType && scope.containingType !== null;
@@ -229,11 +231,13 @@ function declaration(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | u
     const target = declaratorTarget(declarator);
     if (!target) continue;
     // `int Foo::count_ = 0;`: a static member defined out of line is a field of Foo (of a namespace, a variable in it).
-    const { qualifiers, selection: nameNode } = target.type === 'qualified_identifier' ? splitQualified(target, ctx) : { qualifiers: [] as string[], selection: target };
-    if (!/identifier$/.test(nameNode.type) || nameNode.type === 'qualified_identifier') continue;
+    const targetType = target.type;
+    const { qualifiers, selection: nameNode } = targetType === 'qualified_identifier' ? splitQualified(target, ctx) : { qualifiers: [] as string[], selection: target };
+    const nameType = nameNode === target ? targetType : nameNode.type;
+    if (!/identifier$/.test(nameType) || nameType === 'qualified_identifier') continue;
     const member = qualifiers.length > 0 && !qualifiers.every((q) => ctx.namespaces.has(q));
     const kind: NormalizedKind = inType || member ? 'field' : constant ? 'constant' : 'variable';
-    const value = declarator.type === 'init_declarator' ? declarator.childForFieldName('value') : node.childForFieldName('default_value');
+    const value = initialized ? declarator.childForFieldName('value') : node.childForFieldName('default_value');
     drafts.push({
       name: ctx.text(nameNode),
       kind,
@@ -322,25 +326,50 @@ function sizedFunctionTypeName(declarator: Node): Node | null {
   return only?.type === 'type_identifier' ? only : null;
 }
 
-function macro(node: Node, ctx: ExtractContext): Draft[] | undefined {
+function macro(node: Node, nodeType: string, ctx: ExtractContext): Draft[] | undefined {
   const nameNode = node.childForFieldName('name');
+  if (!nameNode) return undefined;
+  const nameEnd = nameNode.endIndex;
+  const name = ctx.source.slice(nameNode.startIndex, nameEnd);
   // A definition the grammar misread names something else than the line does: the line is read instead (macrosFromText).
-  if (!nameNode || DEFINE.exec(ctx.source.slice(node.startIndex, nameNode.endIndex))?.[1] !== ctx.text(nameNode)) return undefined;
-  const params = node.childForFieldName('parameters');
+  if (DEFINE.exec(ctx.source.slice(node.startIndex, nameEnd))?.[1] !== name) return undefined;
+  // Only a function-like macro (preproc_function_def) has parameters; the head of any other ends before its value.
+  const params = nodeType === 'preproc_function_def' ? node.childForFieldName('parameters') : null;
   const parameters: Parameter[] = named(params).filter((p) => p.type === 'identifier').map((p) => ({ name: ctx.text(p), type: '' }));
-  const value = node.childForFieldName('value');
+  const value = params ? null : node.childForFieldName('value');
   return [{
-    name: ctx.text(nameNode),
+    name,
     kind: 'macro',
     node,
     nameNode,
     global: true,
     parameters,
-    headEnd: params ? params.endIndex : value ? value.startIndex : nameNode.endIndex,
+    headEnd: params ? params.endIndex : value ? value.startIndex : nameEnd,
   }];
 }
 
-const DEFINE_LINE = /^[ \t]*#[ \t]*define[ \t]+/gm;
+/**
+ * The lines `/^[ \t]*#[ \t]*define[ \t]/m` matches, counted from each `define` in the text: the pattern tried at every
+ * line start was a tenth of C's extract time.
+ */
+function defineLines(text: string): number {
+  let lines = 0;
+  for (let at = text.indexOf('define'); at >= 0; at = text.indexOf('define', at + 6)) {
+    const after = text.charCodeAt(at + 6);
+    if (after !== 32 && after !== 9) continue;
+    let i = at - 1;
+    while (i >= 0 && isBlank(text.charCodeAt(i))) i--;
+    if (i < 0 || text.charCodeAt(i) !== 35) continue;
+    i--;
+    while (i >= 0 && isBlank(text.charCodeAt(i))) i--;
+    if (i < 0 || isLineTerminator(text.charCodeAt(i))) lines++;
+  }
+  return lines;
+}
+
+const isBlank = (c: number): boolean => c === 32 || c === 9;
+/** What ends a line for `^` in a multiline pattern. */
+const isLineTerminator = (c: number): boolean => c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
 const DEFINE = /^#[ \t]*define[ \t]+([A-Za-z_$][\w$]*)(\([^)]*\))?/;
 const DIRECTIVES: CLexOptions = { rawStrings: 'delimited', directives: true };
 const CONDITIONAL_HEAD = /^#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b(.*)/;
@@ -355,9 +384,7 @@ function macrosFromText(ctx: ExtractContext, found: readonly ExtractedSymbol[]):
   const known = new Set<string>();
   for (const symbol of found) if (symbol.kind === 'macro') known.add(`${symbol.selectionRange.start.line}:${symbol.name}`);
   // Every `#define` line found (the usual case): nothing to read.
-  let lines = 0;
-  for (DEFINE_LINE.lastIndex = 0; DEFINE_LINE.exec(source); ) lines++;
-  if (lines <= known.size) return [];
+  if (defineLines(source) <= known.size) return [];
   const out: TextDeclaration[] = [];
   let line = 1;
   let counted = 0;
@@ -411,26 +438,28 @@ function localTypes(body: Node | null, ctx: ExtractContext): Node[] {
 function functionDeclarator(declarator: Node | null): Node | null {
   let node = declarator;
   while (node) {
-    if (node.type === 'operator_cast') return node;
-    if (node.type === 'qualified_identifier') {
+    const type = node.type;
+    if (type === 'operator_cast') return node;
+    if (type === 'qualified_identifier') {
       // `A::operator bool()`: the conversion operator sits under the qualified name.
       let name = node.childForFieldName('name');
       while (name?.type === 'qualified_identifier') name = name.childForFieldName('name');
       return name?.type === 'operator_cast' ? node : null;
     }
-    if (node.type === 'function_declarator') {
+    if (type === 'function_declarator') {
       const inner = node.childForFieldName('declarator');
       return inner?.type === 'parenthesized_declarator' ? null : node;
     }
-    if (!DECLARATOR_WRAPPERS.has(node.type) || node.type === 'init_declarator') return null;
+    if (!DECLARATOR_WRAPPERS.has(type) || type === 'init_declarator') return null;
     node = node.childForFieldName('declarator') ?? named(node).find((child) => child.type.endsWith('declarator')) ?? null;
   }
   return null;
 }
 
 /** `void (*(f(void)))(int) {}`: a definition returning a function pointer; its own declarator is the innermost one naming it. */
-function returnsFunctionPointer(declarator: Node | null): Node | null {
-  if (!declarator) return null;
+function returnsFunctionPointer(declarator: Node | null, ctx: ExtractContext): Node | null {
+  // A function declarator holds a parameter list: a declarator without `(` (`*p`, `a[N]`, most variables) has none to search for.
+  if (!declarator || !holdsText(ctx, declarator, '(')) return null;
   const candidates = declarator.descendantsOfType('function_declarator');
   return candidates.find((candidate) => /identifier$/.test(candidate.childForFieldName('declarator')?.type ?? '')) ?? null;
 }
@@ -439,8 +468,9 @@ function returnsFunctionPointer(declarator: Node | null): Node | null {
 function declaratorName(declarator: Node | null): Node | null {
   let node = declarator;
   for (let guard = 0; node && guard < 32; guard++) {
-    if (/identifier$/.test(node.type) || node.type === 'destructor_name' || node.type === 'operator_name') return node;
-    if (node.type === 'qualified_identifier' || node.type === 'template_function') {
+    const type = node.type;
+    if (/identifier$/.test(type) || type === 'destructor_name' || type === 'operator_name') return node;
+    if (type === 'qualified_identifier' || type === 'template_function') {
       node = node.childForFieldName('name');
       continue;
     }
@@ -450,7 +480,8 @@ function declaratorName(declarator: Node | null): Node | null {
   return null;
 }
 
-function functionDraft(node: Node, found: Node, declarator: Node | null, scope: Scope, ctx: ExtractContext): Draft | undefined {
+/** `type` is the declaration's type field (`node.childForFieldName('type')`), which its caller has read already. */
+function functionDraft(node: Node, type: Node | null, found: Node, declarator: Node | null, scope: Scope, ctx: ExtractContext): Draft | undefined {
   // A conversion operator carries its own name; its parameters sit in the abstract declarator under it.
   const isCast = found.type === 'operator_cast' || found.type === 'qualified_identifier';
   const target = isCast ? found : found.childForFieldName('declarator');
@@ -473,7 +504,7 @@ function functionDraft(node: Node, found: Node, declarator: Node | null, scope: 
     qualifiers,
     containingType,
     parameters: parameters(fn.childForFieldName('parameters'), ctx),
-    returnType: cast ? compact(ctx, cast.childForFieldName('type')) : returnType(node, fn, declarator, ctx),
+    returnType: cast ? compact(ctx, cast.childForFieldName('type')) : returnType(node, type, fn, declarator, ctx),
   };
 }
 
@@ -492,7 +523,8 @@ function splitQualified(node: Node, ctx: ExtractContext): { name: string; qualif
   const qualifiers: string[] = [];
   let current: Node | null = node;
   for (let guard = 0; current && guard < 32; guard++) {
-    if (current.type === 'qualified_identifier' || current.type === 'nested_namespace_specifier') {
+    const type = current.type;
+    if (type === 'qualified_identifier' || type === 'nested_namespace_specifier') {
       const scopeNode: Node | null = current.childForFieldName('scope');
       if (scopeNode) qualifiers.push(...qualifierNames(scopeNode, ctx));
       const next: Node | null = current.childForFieldName('name');
@@ -500,19 +532,19 @@ function splitQualified(node: Node, ctx: ExtractContext): { name: string; qualif
       current = next;
       continue;
     }
-    if (current.type === 'attributed_declarator') {
+    if (type === 'attributed_declarator') {
       // `operator()[[nodiscard]](_Tp&& __t)` (libstdc++'s ranges_base.h), `int f [[deprecated]] (int)`: the attribute
       // appertains to what is declared; it is no part of its name.
       current = named(current).find((child) => child.type !== 'attribute_declaration') ?? null;
       continue;
     }
-    if (current.type === 'operator_cast') {
+    if (type === 'operator_cast') {
       // `operator T*()`: the name runs up to the parameter list, pointer included.
       const params = castParameters(current);
       const end = params?.childForFieldName('parameters')?.startIndex ?? current.endIndex;
       return { name: ctx.source.slice(current.startIndex, end).replace(/\s+/g, ' ').replace(/\s*([*&])\s*/g, '$1').trim(), qualifiers, selection: current };
     }
-    if (current.type === 'template_function' || current.type === 'template_type' || current.type === 'template_method') {
+    if (type === 'template_function' || type === 'template_type' || type === 'template_method') {
       const inner = current.childForFieldName('name');
       return { name: ctx.text(inner), qualifiers, selection: inner ?? current };
     }
@@ -534,14 +566,16 @@ function qualifierNames(node: Node, ctx: ExtractContext): string[] {
 function parameters(list: Node | null, ctx: ExtractContext): Parameter[] {
   const out: Parameter[] = [];
   for (const param of named(list)) {
-    if (param.type === 'comment') continue;
-    if (param.type === 'variadic_parameter') {
+    const paramType = param.type;
+    if (paramType === 'comment') continue;
+    if (paramType === 'variadic_parameter') {
       out.push({ name: '...', type: '' });
       continue;
     }
     const declarator = param.childForFieldName('declarator');
     const nameNode = declaratorName(declarator);
-    const value = param.childForFieldName('default_value');
+    // Only an optional parameter (`int x = 0`) has a default value.
+    const value = paramType === 'optional_parameter_declaration' ? param.childForFieldName('default_value') : null;
     const type = textWithout(ctx, param, [nameNode, value]);
     if (!nameNode && type === 'void') continue;
     out.push({ name: nameNode ? ctx.text(nameNode) : '', type });
@@ -549,17 +583,17 @@ function parameters(list: Node | null, ctx: ExtractContext): Parameter[] {
   return out;
 }
 
-function returnType(node: Node, fn: Node, declarator: Node | null, ctx: ExtractContext): string | null {
-  const trailing = childOfType(fn, 'trailing_return_type');
+function returnType(node: Node, type: Node | null, fn: Node, declarator: Node | null, ctx: ExtractContext): string | null {
+  const trailing = holdsText(ctx, fn, '->') ? childOfType(fn, 'trailing_return_type') : null;
   if (trailing) return compact(ctx, trailing).replace(/^->\s*/, '');
-  const type = node.childForFieldName('type');
   if (!type) return null;
   let suffix = '';
   for (let d = declarator; d && d !== fn; d = d.childForFieldName('declarator') ?? named(d).find((c) => c.type.endsWith('declarator')) ?? null) {
-    if (d.type === 'pointer_declarator') suffix += '*';
-    else if (d.type === 'reference_declarator') suffix += ctx.text(d).trimStart().startsWith('&&') ? '&&' : '&';
+    const wrapper = d.type;
+    if (wrapper === 'pointer_declarator') suffix += '*';
+    else if (wrapper === 'reference_declarator') suffix += ctx.text(d).trimStart().startsWith('&&') ? '&&' : '&';
   }
-  const qualifiers = named(node).filter((c) => c.type === 'type_qualifier' && c.startIndex < type.startIndex).map((c) => ctx.text(c));
+  const qualifiers = named(node).filter((c) => c.startIndex < type.startIndex && c.type === 'type_qualifier').map((c) => ctx.text(c));
   return [...qualifiers, compact(ctx, type)].join(' ') + suffix;
 }
 
@@ -569,10 +603,10 @@ const DESCEND = new Set([
 ]);
 
 /** `enum { kMax = 10 };`, `union { int a; float b; };`: the members of an anonymous type belong to the enclosing scope. */
-function anonymousMembers(node: Node): Node[] | undefined {
-  const type = node.type === 'declaration' || node.type === 'field_declaration'
+function anonymousMembers(node: Node, _scope: Scope, _ctx: ExtractContext, nodeType: string): Node[] | undefined {
+  const type = nodeType === 'declaration' || nodeType === 'field_declaration'
     ? (node.childForFieldName('declarator') ? null : node.childForFieldName('type'))
-    : node;
+    : TYPE_SPECIFIERS[nodeType] ? node : null;
   if (!type || !TYPE_SPECIFIERS[type.type] || type.childForFieldName('name')) return undefined;
   return type.childForFieldName('body')?.children;
 }

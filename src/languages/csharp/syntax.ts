@@ -29,8 +29,8 @@ const METHODS: Record<string, NormalizedKind> = {
 /** Local functions inside a method body. */
 const LOCAL_FUNCTIONS: NestedSearch = { types: ['local_function_statement'], scopes: new Set(['local_function_statement']), words: ['('] };
 
-function declare(node: Node, _scope: Scope, ctx: ExtractContext): Draft[] | undefined {
-  const typeKind = TYPES[node.type];
+function declare(node: Node, _scope: Scope, ctx: ExtractContext, nodeType: string): Draft[] | undefined {
+  const typeKind = TYPES[nodeType];
   if (typeKind) {
     const nameNode = node.childForFieldName('name');
     if (!nameNode) return undefined;
@@ -40,19 +40,19 @@ function declare(node: Node, _scope: Scope, ctx: ExtractContext): Draft[] | unde
       .map((base) => compact(ctx, base).replace(/\s*\(.*\)$/s, ''));
     const body = node.childForFieldName('body') ?? named(node).find((child) => child.type === 'declaration_list' || child.type === 'enum_member_declaration_list') ?? null;
     // A record's primary constructor parameters are its properties.
-    const positional = node.type.startsWith('record') ? named(node.childForFieldName('parameters') ?? named(node).find((child) => child.type === 'parameter_list')) : [];
+    const positional = nodeType.startsWith('record') ? named(node.childForFieldName('parameters') ?? named(node).find((child) => child.type === 'parameter_list')) : [];
     return [{ name: ctx.text(nameNode), kind: typeKind, node, nameNode, body, bases, definition: true, members: positional }];
   }
-  const methodKind = METHODS[node.type];
+  const methodKind = METHODS[nodeType];
   if (methodKind) {
     const nameNode = node.childForFieldName('name') ?? node.childForFieldName('operator') ?? node.childForFieldName('type');
     if (!nameNode) return undefined;
     let name = ctx.text(nameNode);
-    if (node.type === 'destructor_declaration') name = `~${name}`;
-    else if (node.type === 'operator_declaration' || node.type === 'conversion_operator_declaration') name = `operator ${name}`;
+    if (nodeType === 'destructor_declaration') name = `~${name}`;
+    else if (nodeType === 'operator_declaration' || nodeType === 'conversion_operator_declaration') name = `operator ${name}`;
     const body = node.childForFieldName('body') ?? named(node).find((child) => child.type === 'arrow_expression_clause') ?? null;
     // Constructors and destructors have no return type; operators keep theirs in `type`.
-    const returns = node.childForFieldName('returns') ?? (methodKind !== 'constructor' && node.type !== 'destructor_declaration' ? node.childForFieldName('type') : null);
+    const returns = node.childForFieldName('returns') ?? (methodKind !== 'constructor' && nodeType !== 'destructor_declaration' ? node.childForFieldName('type') : null);
     return [{
       name, kind: methodKind, node, nameNode,
       parameters: parameters(node.childForFieldName('parameters'), ctx),
@@ -62,7 +62,7 @@ function declare(node: Node, _scope: Scope, ctx: ExtractContext): Draft[] | unde
       members: nestedDeclarations(ctx, body, LOCAL_FUNCTIONS),
     }];
   }
-  switch (node.type) {
+  switch (nodeType) {
     case 'namespace_declaration':
     case 'file_scoped_namespace_declaration': {
       const nameNode = node.childForFieldName('name');
@@ -70,7 +70,7 @@ function declare(node: Node, _scope: Scope, ctx: ExtractContext): Draft[] | unde
       const parts = ctx.text(nameNode).split('.').map((part) => part.trim());
       const name = parts.pop() ?? '';
       const body = node.childForFieldName('body') ?? named(node).find((child) => child.type === 'declaration_list') ?? null;
-      const fileScoped = node.type === 'file_scoped_namespace_declaration';
+      const fileScoped = nodeType === 'file_scoped_namespace_declaration';
       return [{
         name, kind: 'namespace', node, nameNode, qualifiers: parts, containingType: null,
         // A file-scoped namespace holds what follows it; older grammars leave those as siblings.
@@ -92,8 +92,8 @@ function declare(node: Node, _scope: Scope, ctx: ExtractContext): Draft[] | unde
       const type = node.childForFieldName('type');
       const accessors = node.childForFieldName('accessors') ?? named(node).find((child) => child.type === 'accessor_list' || child.type === 'arrow_expression_clause') ?? null;
       return [{
-        name: node.type === 'indexer_declaration' ? 'this[]' : ctx.text(nameNode), kind: 'property', node, nameNode,
-        parameters: node.type === 'indexer_declaration' ? parameters(node.childForFieldName('parameters'), ctx) : [],
+        name: nodeType === 'indexer_declaration' ? 'this[]' : ctx.text(nameNode), kind: 'property', node, nameNode,
+        parameters: nodeType === 'indexer_declaration' ? parameters(node.childForFieldName('parameters'), ctx) : [],
         returnType: type ? compact(ctx, type) : null,
         headEnd: accessors?.startIndex ?? node.endIndex,
       }];

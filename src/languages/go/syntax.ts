@@ -11,13 +11,13 @@ import { BLOCK_COMMENT, DOUBLE_QUOTED, LINE_COMMENT, SINGLE_QUOTED } from '../..
 import { readGoImports } from './imports.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope, StatementTable } from '../../syntax/spec.js';
 
-function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
-  switch (node.type) {
+function declare(node: Node, scope: Scope, ctx: ExtractContext, nodeType: string): Draft[] | undefined {
+  switch (nodeType) {
     case 'function_declaration':
     case 'method_declaration': {
       const nameNode = node.childForFieldName('name');
       if (!nameNode) return undefined;
-      const receiver = node.type === 'method_declaration' ? receiverType(node.childForFieldName('receiver'), ctx) : null;
+      const receiver = nodeType === 'method_declaration' ? receiverType(node.childForFieldName('receiver'), ctx) : null;
       const body = node.childForFieldName('body');
       return [{
         name: ctx.text(nameNode),
@@ -34,7 +34,7 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
       return named(node).flatMap((spec) => typeSpec(spec, ctx));
     case 'const_declaration':
     case 'var_declaration':
-      return valueSpecs(node, node.type === 'const_declaration', scope, ctx);
+      return valueSpecs(node, nodeType === 'const_declaration', scope, ctx);
     case 'field_declaration':
       return field(node, ctx);
     case 'method_elem':

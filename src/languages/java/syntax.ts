@@ -19,8 +19,8 @@ const TYPES: Record<string, NormalizedKind> = {
 };
 const LOCAL = Object.keys(TYPES);
 
-function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
-  const typeKind = TYPES[node.type];
+function declare(node: Node, scope: Scope, ctx: ExtractContext, nodeType: string): Draft[] | undefined {
+  const typeKind = TYPES[nodeType];
   if (typeKind) {
     const nameNode = node.childForFieldName('name');
     if (!nameNode) return undefined;
@@ -31,10 +31,10 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
     if (interfaces) bases.push(...typeList(interfaces, ctx));
     const body = node.childForFieldName('body');
     // A record's components are its fields.
-    const components = node.type === 'record_declaration' ? named(node.childForFieldName('parameters')) : [];
+    const components = nodeType === 'record_declaration' ? named(node.childForFieldName('parameters')) : [];
     return [{ name: ctx.text(nameNode), kind: typeKind, node, nameNode, body, bases, members: components }];
   }
-  switch (node.type) {
+  switch (nodeType) {
     case 'method_declaration':
     case 'constructor_declaration':
     case 'compact_constructor_declaration':
@@ -45,7 +45,7 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
       const type = node.childForFieldName('type');
       return [{
         name: ctx.text(nameNode),
-        kind: node.type === 'method_declaration' || node.type === 'annotation_type_element_declaration' ? 'method' : 'constructor',
+        kind: nodeType === 'method_declaration' || nodeType === 'annotation_type_element_declaration' ? 'method' : 'constructor',
         node, nameNode,
         parameters: parameters(node.childForFieldName('parameters'), ctx),
         returnType: type ? compact(ctx, type) : null,
@@ -57,7 +57,7 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
     case 'field_declaration':
     case 'constant_declaration': {
       const type = node.childForFieldName('type');
-      const constant = node.type === 'constant_declaration' || /\bstatic\b[^=]*\bfinal\b|\bfinal\b[^=]*\bstatic\b/.test(compact(ctx, named(node).find((c) => c.type === 'modifiers')));
+      const constant = nodeType === 'constant_declaration' || /\bstatic\b[^=]*\bfinal\b|\bfinal\b[^=]*\bstatic\b/.test(compact(ctx, named(node).find((c) => c.type === 'modifiers')));
       return node.childrenForFieldName('declarator').flatMap((declarator) => {
         const nameNode = declarator.childForFieldName('name');
         if (!nameNode) return [];

@@ -22,8 +22,8 @@ const METHOD_PARENTS = new Set<NormalizedKind>(['struct', 'enum', 'interface', '
 const NESTED = ['function_item', 'struct_item', 'enum_item', 'union_item', 'trait_item', 'impl_item', 'mod_item'];
 const NESTED_SEARCH: NestedSearch = { types: NESTED, scopes: new Set(NESTED), words: ['fn ', 'struct', 'enum', 'union', 'trait', 'impl', 'mod '] };
 
-function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
-  const typeKind = TYPES[node.type];
+function declare(node: Node, scope: Scope, ctx: ExtractContext, nodeType: string): Draft[] | undefined {
+  const typeKind = TYPES[nodeType];
   if (typeKind) {
     const nameNode = node.childForFieldName('name');
     if (!nameNode) return undefined;
@@ -34,7 +34,7 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
       bases: bounds ? splitTopLevel(compact(ctx, bounds).replace(/^:\s*/, '')).flatMap((bound) => bound.split(/\s+\+\s+/)) : [],
     }];
   }
-  switch (node.type) {
+  switch (nodeType) {
     case 'mod_item': {
       const nameNode = node.childForFieldName('name');
       if (!nameNode) return undefined;
@@ -86,7 +86,7 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
       const type = node.childForFieldName('type');
       const value = node.childForFieldName('value');
       return [{
-        name: ctx.text(nameNode), kind: node.type === 'const_item' ? 'constant' : 'variable', node, nameNode,
+        name: ctx.text(nameNode), kind: nodeType === 'const_item' ? 'constant' : 'variable', node, nameNode,
         returnType: type ? compact(ctx, type) : null,
         headEnd: value && value.endIndex - value.startIndex > 80 ? value.startIndex : node.endIndex,
       }];

@@ -22,8 +22,8 @@ const NESTED_SEARCH: NestedSearch = {
   keep: (node) => node.type !== 'function_expression' || !!node.childForFieldName('name'),
 };
 
-function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
-  switch (node.type) {
+function declare(node: Node, scope: Scope, ctx: ExtractContext, nodeType: string): Draft[] | undefined {
+  switch (nodeType) {
     case 'class_declaration':
     case 'abstract_class_declaration':
     case 'class':
@@ -54,7 +54,7 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
     case 'property_identifier':
     case 'string': {
       if (scope.parentKind !== 'enum') return undefined;
-      const nameNode = node.type === 'enum_assignment' ? node.childForFieldName('name') : node;
+      const nameNode = nodeType === 'enum_assignment' ? node.childForFieldName('name') : node;
       if (!nameNode) return undefined;
       return [{ name: ctx.text(nameNode).replace(/^['"]|['"]$/g, ''), kind: 'enum_member', node, nameNode, headEnd: node.endIndex }];
     }
@@ -64,7 +64,7 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
     case 'function_signature': {
       const nameNode = node.childForFieldName('name');
       const draft = functionLike(node, node, nameNode, nameNode ? ctx.text(nameNode) : 'default', 'function', ctx);
-      draft.definition = scope.defining && node.type !== 'function_signature';
+      draft.definition = scope.defining && nodeType !== 'function_signature';
       return [draft];
     }
     case 'construct_signature': {
@@ -104,10 +104,10 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
       const nameNode = node.childForFieldName('name');
       if (!nameNode) return undefined;
       const raw = ctx.text(nameNode);
-      const parts = node.type === 'internal_module' ? raw.split('.').map((part) => part.trim()) : [raw.replace(/^['"]|['"]$/g, '')];
+      const parts = nodeType === 'internal_module' ? raw.split('.').map((part) => part.trim()) : [raw.replace(/^['"]|['"]$/g, '')];
       const name = parts.pop() ?? raw;
       return [{
-        name, kind: node.type === 'internal_module' ? 'namespace' : 'module', node, nameNode, qualifiers: parts, containingType: null,
+        name, kind: nodeType === 'internal_module' ? 'namespace' : 'module', node, nameNode, qualifiers: parts, containingType: null,
         body: node.childForFieldName('body'), definition: scope.defining,
       }];
     }
@@ -371,8 +371,8 @@ export const typescript: LanguageSpec = {
   declare,
   descend: new Set(['program', 'expression_statement', 'statement_block']),
   // Test files declare classes and functions inside `describe(..., () => {...})` callbacks.
-  hidden: (node, _scope, ctx) => {
-    if (node.type !== 'expression_statement') return undefined;
+  hidden: (node, _scope, ctx, nodeType) => {
+    if (nodeType !== 'expression_statement') return undefined;
     const first = node.firstNamedChild;
     if (first?.type === 'assignment_expression') return valueMembers(first.childForFieldName('right'), ctx);
     return first?.type === 'call_expression' ? nestedDeclarations(ctx, node, NESTED_SEARCH) : undefined;
