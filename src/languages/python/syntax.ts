@@ -5,13 +5,13 @@
 import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../../syntax/types.js';
-import { compact, dedent, looksConstant, named } from '../../syntax/common.js';
+import { compact, containsWord, dedent, holdsText, looksConstant, named } from '../../syntax/common.js';
 import { DOUBLE_QUOTED, SINGLE_QUOTED } from '../../syntax/tokens.js';
 import { readPythonImports } from './imports.js';
 import type { Draft, ExtractContext, LanguageSpec, Scope, StatementTable } from '../../syntax/spec.js';
 
-function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
-  switch (node.type) {
+function declare(node: Node, scope: Scope, ctx: ExtractContext, nodeType: string): Draft[] | undefined {
+  switch (nodeType) {
     case 'class_definition': {
       const nameNode = node.childForFieldName('name');
       if (!nameNode) return undefined;
@@ -30,7 +30,11 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
       const name = ctx.text(nameNode);
       const params = parameters(node.childForFieldName('parameters'), ctx);
       return [{
-        name, kind, node, nameNode, body,
+        name, kind, node, nameNode,
+        // The head ends where the body starts; the body is walked only if it can hold a symbol (a nested def or class,
+        // a lambda bound to a name, a `type` alias): most bodies hold none, and walking each statement is a call per node.
+        headEnd: body?.startIndex,
+        body: body && containsWord(ctx.source, body.startIndex, body.endIndex, BODY_DECLARATION_WORDS) ? body : null,
         parameters: params,
         returnType: returnNode ? compact(ctx, returnNode) : null,
         doc: docstring(body, ctx),
@@ -50,13 +54,18 @@ function declare(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undef
   }
 }
 
+/** The words without one of which a function body declares nothing the index keeps. */
+const BODY_DECLARATION_WORDS = ['def', 'class', 'lambda', 'type'];
+
 function assignment(node: Node, scope: Scope, ctx: ExtractContext): Draft[] | undefined {
+  // Variables live at module and class level only; a local is a symbol only when it names a lambda. The statements of
+  // every function body come here: one without the word `lambda` is passed over without a call into the tree.
+  const local = scope.parentKind !== null && scope.parentKind !== 'class';
+  if (local && !holdsText(ctx, node, 'lambda')) return undefined;
   const assign = node.firstNamedChild;
   if (!assign || assign.type !== 'assignment') return undefined;
   const value = assign.childForFieldName('right');
   const lambda = value?.type === 'lambda';
-  // Variables live at module and class level only; a local is a symbol only when it names a lambda.
-  const local = scope.parentKind !== null && scope.parentKind !== 'class';
   if (local && !lambda) return undefined;
   const drafts: Draft[] = [];
   const typeNode = assign.childForFieldName('type');
