@@ -87,7 +87,7 @@ t.test('a first build ends with the same tables whether a thread fills the full-
   // A search during the load reads the full-text tables while they are empty (FTS5 caches what it read).
   t.equal((await search(store, 'msk', 'substring')).results.length, 0, 'during the load the substring tier has no names yet');
   await store.bulkLoad(false);
-  t.same(readdirSync(path.dirname(threaded.file)).filter((name) => name.includes('-text')), [], 'the thread\'s scratch database is gone');
+  t.same(readdirSync(path.dirname(threaded.file)).filter((name) => name.includes('-text') || name.includes('-signatures')), [], 'the thread\'s scratch databases are gone');
 
   // The same connection reads the copied tables, not the empty ones it cached before the copy, and writes on from them.
   t.equal((await search(store, 'msk', 'substring')).results.length, msk(NAMES), 'the substring tier reads name_text');
@@ -101,8 +101,9 @@ t.test('a first build ends with the same tables whether a thread fills the full-
   t.equal((await search(store, 'order', 'signature')).results.length, NAMES.length - 1700 + 2, 'and by the signature tier');
 });
 
-for (const [state, left] of [['names', 'name_initials, name_text, sig_text'], ['text', 'name_text, sig_text']] as const) {
-  t.test(`a build stopped once its names are in, before ${left} (state '${state}'), fills them when it is opened again`, async (t) => {
+const LEFT = { names: ['name_initials', 'name_text', 'sig_text'], 'names, signatures': ['name_initials', 'name_text'], text: ['name_text', 'sig_text'] };
+for (const [state, left] of Object.entries(LEFT)) {
+  t.test(`a build stopped once its names are in, before ${left.join(', ')} (state '${state}'), fills them when it is opened again`, async (t) => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'plumb-finish-'));
     t.teardown(() => rmSync(dir, { recursive: true, force: true }));
     const indexFile = path.join(dir, 'index.sqlite');
@@ -113,15 +114,17 @@ for (const [state, left] of [['names', 'name_initials, name_text, sig_text'], ['
     await store.close();
     const wholeCopy = path.join(dir, 'whole.sqlite');
     copyFileSync(indexFile, wholeCopy);
-    // The state finishLoadWithThread commits before it copies the thread's tables in ('names'), or committed in earlier versions ('text').
+    // The states finishLoadWithThread commits before it copies the thread's tables in ('names', then 'names, signatures'), or committed in earlier versions ('text').
     const db = new Database(indexFile);
-    const initials = state === 'names' ? "INSERT INTO name_initials (name_initials) VALUES ('delete-all');" : '';
-    db.exec(`DELETE FROM name_trigram_counts; INSERT INTO name_text (name_text) VALUES ('delete-all'); INSERT INTO sig_text (sig_text) VALUES ('delete-all'); ${initials} INSERT INTO meta (key, value) VALUES ('signatures_pending', '${state}')`);
+    const emptied = left.map((table) => `INSERT INTO ${table} (${table}) VALUES ('delete-all');`).join(' ');
+    db.exec(`DELETE FROM name_trigram_counts; ${emptied} INSERT INTO meta (key, value) VALUES ('signatures_pending', '${state}')`);
     db.close();
-    t.not(digest(indexFile).name_text_data, digest(wholeCopy).name_text_data, 'name_text emptied');
-    if (state === 'names') t.not(digest(indexFile).name_initials_docsize, digest(wholeCopy).name_initials_docsize, 'name_initials emptied');
+    const [emptiedDigest, whole] = [digest(indexFile), digest(wholeCopy)];
+    for (const table of ['name_initials', 'name_text', 'sig_text']) t.equal(emptiedDigest[`${table}_docsize`] !== whole[`${table}_docsize`], left.includes(table), `${table} ${left.includes(table) ? 'emptied' : 'kept'}`);
     const reopened = SqliteSymbolStore.open({ file: indexFile, searchThreads: 0 });
-    t.equal((await reopened.search({ name: 'msk', tiers: ['substring'], offset: 0, limit: 5000, includeForwardDeclarations: true })).results.length, msk(NAMES), 'the substring tier answers');
+    const search = (name: string, tier: 'substring' | 'signature') => reopened.search({ name, tiers: [tier], offset: 0, limit: 5000, includeForwardDeclarations: true });
+    t.equal((await search('msk', 'substring')).results.length, msk(NAMES), 'the substring tier answers');
+    t.equal((await search('order', 'signature')).results.length, NAMES.length, 'the signature tier answers');
     await reopened.close();
     // Filled afresh, the segments are numbered otherwise: the same terms in the same rows at the same places.
     const content = (file: string): Record<string, string> => {

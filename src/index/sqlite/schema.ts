@@ -103,6 +103,8 @@ export const DROP_LOAD_INDEXES = 'DROP INDEX IF EXISTS symbols_sid; DROP INDEX I
 export const TEXT_PENDING = 'signatures_pending';
 /** TEXT_PENDING's value once the names are in, their name_initials and the full-text tables not yet (finishLoadWithThread). */
 const NAMES_ONLY = 'names';
+/** TEXT_PENDING's value once the names and sig_text are in, name_initials and name_text not yet (finishLoadWithThread). */
+const NAMES_AND_SIGNATURES = 'names, signatures';
 /** TEXT_PENDING's value once the names and name_initials are in, name_text and sig_text not yet (what earlier versions' finishLoadWithThread left). */
 const TEXT_ONLY = 'text';
 const FILL_NAMES = `INSERT OR IGNORE INTO names (name, name_lower, first, humps)
@@ -170,14 +172,14 @@ function finishLoadIn(db: Database.Database): void {
   db.transaction(() => {
     db.exec(SYMBOL_INDEXES);
     const pending = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(TEXT_PENDING) as string | undefined;
-    if (pending === TEXT_ONLY || pending === NAMES_ONLY) {
-      // finishLoadWithThread made the names (and, in earlier versions, name_initials) and stopped before the rest was in.
-      fillTextHere(db, 0, pending === NAMES_ONLY);
+    if (pending === TEXT_ONLY || pending === NAMES_ONLY || pending === NAMES_AND_SIGNATURES) {
+      // finishLoadWithThread made the names (and sig_text, or in earlier versions name_initials) and stopped before the rest was in.
+      fillTextHere(db, 0, { initials: pending !== TEXT_ONLY, signatures: pending !== NAMES_AND_SIGNATURES });
     } else if (pending !== undefined) {
       // Only an empty store starts a bulk load, so no signature predates it; names are never deleted, so some may.
       const before = (db.prepare('SELECT max(id) FROM names').pluck().get() as number | null) ?? 0;
       fillNames(db, before);
-      fillTextHere(db, before, true);
+      fillTextHere(db, before, { initials: true, signatures: true });
     }
   })();
 }
@@ -193,15 +195,16 @@ function fillNames(db: Database.Database, before: number): void {
 }
 
 /**
- * name_initials (when `initials`), name_text and sig_text filled on this connection for the names past `before` and
- * every symbol, then merged, counted (name_trigram_counts) and no longer pending.
+ * name_text, name_initials (when `initials`) and sig_text (when `signatures`) filled on this connection for the names
+ * past `before` and every symbol, then merged, counted (name_trigram_counts) and no longer pending.
  */
-function fillTextHere(db: Database.Database, before: number, initials: boolean): void {
-  db.exec(loadMerges(FTS_TABLES));
-  if (initials) db.exec(fillNameInitials('names', before));
+function fillTextHere(db: Database.Database, before: number, fill: { initials: boolean; signatures: boolean }): void {
+  const tables = FTS_TABLES.filter((table) => (table !== 'name_initials' || fill.initials) && (table !== 'sig_text' || fill.signatures));
+  db.exec(loadMerges(tables));
+  if (fill.initials) db.exec(fillNameInitials('names', before));
   db.exec(fillNameText('names', before));
-  db.exec(fillText('symbols'));
-  db.exec(optimize(FTS_TABLES));
+  if (fill.signatures) db.exec(fillText('symbols'));
+  db.exec(optimize(tables));
   fillTrigramCounts(db);
   db.exec(FTS_MERGES);
   db.prepare('DELETE FROM meta WHERE key = ?').run(TEXT_PENDING);
@@ -210,13 +213,13 @@ function fillTextHere(db: Database.Database, before: number, initials: boolean):
 /**
  * finishLoad with a second core: the end of a first build is some 80 s of SQLite on one thread for the kernel, while
  * the parser threads are done. This connection makes the names first and commits them, then the symbol indexes; a
- * thread of its own (text-worker.ts) fills the full-text tables in a scratch database beside this one, reading the
+ * thread of its own (text-worker.ts) fills the full-text tables in scratch databases beside this one, reading the
  * committed rows: sig_text from the symbols while the names are made, then name_text, name_initials and
  * name_trigram_counts from the names (one grouping of the symbols by name, here). Their pages are then copied in
- * (the full-text tables' shadow tables, row for row: the same index as filling them here makes). Only for a store
- * whose names table starts empty (the thread's names are then all the load's), and anything amiss in the thread fills
- * them here instead. On the kernel (7.2M symbols, 4M names) the main thread spends some 41 s of CPU (6 of them copying
- * in, once the thread is done), the thread some 36 s.
+ * (the full-text tables' shadow tables, row for row: the same index as filling them here makes), sig_text as soon as
+ * the indexes are in, the rest once the thread is done. Only for a store whose names table starts empty (the thread's
+ * names are then all the load's), and anything amiss in the thread fills them here instead. On the kernel (7.2M
+ * symbols, 4M names) each side is some 35-40 s of CPU.
  */
 export async function finishLoadWithThread(db: Database.Database): Promise<void> {
   const pending = db.prepare('SELECT 1 FROM meta WHERE key = ?').get(TEXT_PENDING) !== undefined;
@@ -224,9 +227,11 @@ export async function finishLoadWithThread(db: Database.Database): Promise<void>
     finishLoad(db);
     return;
   }
-  const scratch = `${db.name}-text`;
-  removeDatabase(scratch);
+  const scratch = { signatures: `${db.name}-signatures`, names: `${db.name}-text` };
+  removeDatabase(scratch.signatures);
+  removeDatabase(scratch.names);
   const thread = startTextThread(db.name, scratch);
+  const state = (): string | undefined => db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(TEXT_PENDING) as string | undefined;
   try {
     spillingSorts(db, () => {
       try {
@@ -236,31 +241,25 @@ export async function finishLoadWithThread(db: Database.Database): Promise<void>
         })();
       } finally {
         // The thread's second part reads the names this committed; without them it stops.
-        thread.go(db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(TEXT_PENDING) === NAMES_ONLY);
+        thread.go(state() === NAMES_ONLY);
       }
       db.transaction(() => db.exec(SYMBOL_INDEXES))();
     });
+    // The thread filled sig_text first (long done on the kernel): copied in while it fills the names' tables.
+    const signatures = (await thread.signatures) && copyText(db, scratch.signatures, ['sig_text'], NAMES_AND_SIGNATURES);
     const names = await thread.done;
     const count = db.prepare('SELECT count(*) FROM names').pluck().get() as number;
     const maxId = (db.prepare('SELECT max(id) FROM names').pluck().get() as number | null) ?? 0;
-    let copied = false;
-    if (!(names instanceof Error) && names === count && maxId === count) {
-      try {
-        copyText(db, scratch);
-        copied = true;
-      } catch {
-        // Filled here instead (the copy's transaction rolled back).
-      }
-    }
+    const copied = signatures && !(names instanceof Error) && names === count && maxId === count && copyText(db, scratch.names, ['name_text', 'name_initials'], undefined);
     if (copied) {
-      forgetCachedText(db);
       db.exec(FTS_MERGES);
     } else {
-      spillingSorts(db, () => db.transaction(() => fillTextHere(db, 0, true))());
+      spillingSorts(db, () => db.transaction(() => fillTextHere(db, 0, { initials: true, signatures: !signatures }))());
     }
   } finally {
     await thread.done;
-    removeDatabase(scratch);
+    removeDatabase(scratch.signatures);
+    removeDatabase(scratch.names);
   }
 }
 
@@ -277,41 +276,54 @@ function spillingSorts(db: Database.Database, run: () => void): void {
   }
 }
 
-/** The shadow tables of the full-text tables, and name_trigram_counts, from the thread's scratch database. */
-function copyText(db: Database.Database, scratch: string): void {
-  db.prepare('ATTACH DATABASE ? AS text_load').run(scratch);
+/**
+ * These full-text tables' shadow tables (and, with name_text, name_trigram_counts) from one of the thread's scratch
+ * databases, in one transaction that leaves TEXT_PENDING at `pending` (deleted when undefined): whether it did.
+ */
+function copyText(db: Database.Database, scratch: string, tables: readonly string[], pending: string | undefined): boolean {
+  try {
+    db.prepare('ATTACH DATABASE ? AS text_load').run(scratch);
+  } catch {
+    return false;
+  }
   try {
     // Shadow tables are written only by FTS5 itself unless the connection says otherwise (SQLITE_DBCONFIG_DEFENSIVE).
     db.unsafeMode(true);
     try {
       db.transaction(() => {
-        for (const table of FTS_TABLES) {
+        for (const table of tables) {
           for (const shadow of ['data', 'idx', 'docsize']) db.exec(`DELETE FROM main.${table}_${shadow}; INSERT INTO main.${table}_${shadow} SELECT * FROM text_load.${table}_${shadow};`);
         }
-        db.exec('DELETE FROM main.name_trigram_counts; INSERT INTO main.name_trigram_counts SELECT * FROM text_load.name_trigram_counts;');
-        db.prepare('DELETE FROM meta WHERE key = ?').run(TEXT_PENDING);
+        if (tables.includes('name_text')) db.exec('DELETE FROM main.name_trigram_counts; INSERT INTO main.name_trigram_counts SELECT * FROM text_load.name_trigram_counts;');
+        if (pending === undefined) db.prepare('DELETE FROM meta WHERE key = ?').run(TEXT_PENDING);
+        else db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(pending, TEXT_PENDING);
       })();
+    } catch {
+      // Filled here instead (the copy's transaction rolled back).
+      return false;
     } finally {
       db.unsafeMode(false);
     }
   } finally {
     db.exec('DETACH DATABASE text_load');
   }
+  forgetCachedText(db, tables);
+  return true;
 }
 
 /**
  * FTS5 keeps each table's structure (its segments) cached per connection, read afresh when another connection has
  * committed or a transaction that wrote the table rolls back: after copyText wrote its shadow tables under it, this.
  */
-function forgetCachedText(db: Database.Database): void {
-  db.exec(`BEGIN; ${FTS_TABLES.map((t) => `INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 0);`).join(' ')} ROLLBACK;`);
+function forgetCachedText(db: Database.Database, tables: readonly string[]): void {
+  db.exec(`BEGIN; ${tables.map((t) => `INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 0);`).join(' ')} ROLLBACK;`);
 }
 
 /**
- * Starts text-worker.ts into `scratch`: `go` tells it whether the names are committed; `done`, the number of names
- * it read, or why it could not.
+ * Starts text-worker.ts into the two scratch databases: `go` tells it whether the names are committed; `signatures`,
+ * whether it filled sig_text; `done`, the number of names it read, or why it could not.
  */
-function startTextThread(main: string, scratch: string): { go: (names: boolean) => void; done: Promise<number | Error> } {
+function startTextThread(main: string, scratch: { signatures: string; names: string }): { go: (names: boolean) => void; signatures: Promise<boolean>; done: Promise<number | Error> } {
   const workerData: TextThreadData = {
     main,
     scratch,
@@ -330,12 +342,22 @@ function startTextThread(main: string, scratch: string): { go: (names: boolean) 
     options = { workerData, eval: true };
   }
   let worker: Worker | undefined;
+  let signed: (filled: boolean) => void = () => undefined;
+  const signatures = new Promise<boolean>((resolve) => {
+    signed = resolve;
+  });
   const done = new Promise<number>((resolve, reject) => {
     worker = new Worker(script, options);
-    worker.once('message', (message: TextThreadReply) => ('names' in message ? resolve(message.names) : reject(new Error(message.error))));
+    worker.on('message', (message: TextThreadReply) => {
+      if ('signatures' in message) signed(true);
+      else if ('names' in message) resolve(message.names);
+      else reject(new Error(message.error));
+    });
     worker.once('error', reject);
     worker.once('exit', () => reject(new Error('text thread exited')));
   }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+  // A thread that ends without filling sig_text did not fill it.
+  void done.then(() => signed(false));
   let told = false;
   return {
     go: (names) => {
@@ -343,6 +365,7 @@ function startTextThread(main: string, scratch: string): { go: (names: boolean) 
       told = true;
       worker?.postMessage(names satisfies TextThreadGo);
     },
+    signatures,
     done,
   };
 }
