@@ -10,7 +10,7 @@
  * counts for nothing. What the rules leave, heads.ts reads declaration by declaration: a word or call that
  * no place in a declaration fits (`void __init f(void)`, `int size __aligned(8);`) is blanked by shape.
  */
-import { directiveEnd, isIdentPart, isIdentStart, lexSpans, literalAt, literalEnd, matchingBrace, mayStartLiteral, type CLexOptions } from '../../syntax/c-lexer.js';
+import { directiveEnd, isIdentPart, isIdentStart, lexSpans, literalAt, literalEnd, matchingBrace, mayStartLiteral, startsLine, type CLexOptions } from '../../syntax/c-lexer.js';
 import { declarationHeadCuts } from './heads.js';
 
 type Range = [number, number];
@@ -954,7 +954,7 @@ function listItems(source: string, branches: number[], endif: number): boolean {
  * in a directive is nothing to the index (a macro's doc is read from the text as written).
  */
 function commentsInDirectives(source: string): Range[] {
-  if (!source.includes('\\') || !source.includes('/*')) return [];
+  if (!source.includes('\\') || !source.includes('/*') || !mayHoldCommentsInDirectives(source)) return [];
   const cuts: Range[] = [];
   // The lexer's spans read in place (lexSpans' loop without its code spans).
   for (let i = 0; i < source.length; i++) {
@@ -973,6 +973,23 @@ function commentsInDirectives(source: string): Range[] {
     }
   }
   return cuts;
+}
+
+/**
+ * Whether a line the lexer may read as a directive (a `#` first on its line, to directiveEnd) goes on over several
+ * lines and holds a block comment's start: a cheap test before lexing the whole text (the lexer's directives are
+ * some of these lines, not those in comments or strings). Few files have one.
+ */
+function mayHoldCommentsInDirectives(source: string): boolean {
+  for (let hash = source.indexOf('#'); hash >= 0; hash = source.indexOf('#', hash + 1)) {
+    if (!startsLine(source, hash)) continue;
+    const end = directiveEnd(source, hash);
+    const newline = source.indexOf('\n', hash);
+    if (newline >= 0 && newline < end && source.slice(hash, end).includes('/*')) return true;
+    // A `#` first on a continuation line is this directive's.
+    hash = end;
+  }
+  return false;
 }
 
 /** The range from `from` to `to` less its `#define` lines (continuations included). */
