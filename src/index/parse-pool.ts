@@ -5,6 +5,7 @@
 import os from 'node:os';
 import { languageModules } from '../languages/index.js';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { workerScript } from './worker-script.js';
 import type { ExtractedSymbol, LanguageId } from '../syntax/types.js';
 import { decodeSymbols } from './symbol-codec.js';
 import type { SkipReason } from './store.js';
@@ -133,16 +134,7 @@ export class ParsePool {
   decodeMs = 0;
 
   constructor(size: number = os.availableParallelism()) {
-    if (import.meta.url.endsWith('.ts')) {
-      // Under tsx (tests, bench) the worker is TypeScript too, and Node 20 does not carry tsx's loader into
-      // workers: each worker loads it itself, from source (nothing is bundled at run time).
-      const api = import.meta.resolve('tsx/esm/api');
-      this.script = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(new URL('./parse-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`;
-      this.workerOptions = { eval: true, workerData: { languageModules: languageModules() } };
-    } else {
-      this.script = new URL('./parse-worker.js', import.meta.url);
-      this.workerOptions = { workerData: { languageModules: languageModules() } };
-    }
+    ({ script: this.script, options: this.workerOptions } = workerScript(import.meta.url, 'parse-worker', { workerData: { languageModules: languageModules() } }));
     this.maxSize = Math.max(1, size);
     // More threads only once a backlog shows they pay for their start-up (a runtime and grammars each).
     this.slots.push(this.spawn());

@@ -4,10 +4,11 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { VERSION } from '../../version.js';
 import { firstHump, fuzzyMatches, initialPairs } from '../ranking.js';
+import { workerScript } from '../worker-script.js';
 import type { TextThreadData, TextThreadGo, TextThreadReply } from './text-worker.js';
 
 /** Bump when the tables, or what the extractor stores in them, change: a mismatch rebuilds. */
@@ -340,14 +341,7 @@ function startTextThread(main: string, scratch: { signatures: string; names: str
       fillNameText('src.names', 0), fillNameInitials('src.names', 0), optimize(['name_text', 'name_initials']), TRIGRAM_VOCAB, FILL_TRIGRAM_COUNTS,
     ],
   };
-  let script: URL | string = new URL('./text-worker.js', import.meta.url);
-  let options: WorkerOptions = { workerData };
-  if (import.meta.url.endsWith('.ts')) {
-    // Under tsx (tests, bench) the thread loads tsx itself, as the parser threads do (src/index/parse-pool.ts).
-    const api = import.meta.resolve('tsx/esm/api');
-    script = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(new URL('./text-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`;
-    options = { workerData, eval: true };
-  }
+  const { script, options } = workerScript(import.meta.url, 'text-worker', { workerData });
   let worker: Worker | undefined;
   let signed: (filled: boolean) => void = () => undefined;
   const signatures = new Promise<boolean>((resolve) => {

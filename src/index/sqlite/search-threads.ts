@@ -8,7 +8,8 @@
  */
 import { statSync } from 'node:fs';
 import os from 'node:os';
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
+import { workerScript } from '../worker-script.js';
 import type { SearchPage, SearchSpec } from '../store.js';
 import type { SearchReply, SearchRequest } from './search-worker.js';
 
@@ -85,16 +86,7 @@ export class SearchThreads {
   }
 
   private spawn(): Slot {
-    let script: URL | string;
-    const options: WorkerOptions = { workerData: { file: this.file } };
-    if (import.meta.url.endsWith('.ts')) {
-      // Under tsx (tests, bench) the thread loads tsx itself, as the parser threads do (src/index/parse-pool.ts).
-      const api = import.meta.resolve('tsx/esm/api');
-      script = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(new URL('./search-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`;
-      options.eval = true;
-    } else {
-      script = new URL('./search-worker.js', import.meta.url);
-    }
+    const { script, options } = workerScript(import.meta.url, 'search-worker', { workerData: { file: this.file } });
     const slot: Slot = { worker: new Worker(script, options), ready: false, busy: 0 };
     slot.worker.unref();
     slot.worker.on('message', (reply: SearchReply) => {
