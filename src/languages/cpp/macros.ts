@@ -27,10 +27,22 @@ interface MacroRule {
   blank(match: RegExpExecArray, source: string): Range[];
   /**
    * The pattern's matches, found faster than matchAll but the same ones (for a pattern anchored to lines that
-   * a cheap test of each line rules out on most of them); matchAll when absent. `lines`: '\n' is the text's
-   * only line end to `^` and `$` (no '\r', U+2028, U+2029).
+   * a cheap test of each line rules out on most of them); matchAll when absent.
    */
-  matches?(source: string, pattern: RegExp, lines: boolean): Iterable<RegExpExecArray>;
+  matches?(source: string, pattern: RegExp, text: TextLines): Iterable<RegExpExecArray>;
+}
+
+/** What the rules' matchers ask of one text's lines, each worked out once per text (blankCppMacros makes it). */
+interface TextLines {
+  /** '\n' is the text's only line end to `^` and `$` (no '\r', U+2028, U+2029): line-by-line matchers may be used. */
+  readonly lines: boolean;
+  /** Where the lines start whose first character other than a space or tab is `_` or A-Z (two rules try them). */
+  upperLineStarts(): number[];
+}
+
+function textLines(source: string): TextLines {
+  let upper: number[] | undefined;
+  return { lines: !otherLineEnds(source), upperLineStarts: () => (upper ??= upperLineStarts(source)) };
 }
 
 const MAX_ARGUMENTS = 4000;
@@ -244,7 +256,7 @@ export const RULES: readonly MacroRule[] = [
     needs: ['define'],
     // A match ends its first line with a blank or a backslash: only such lines are tried (a header of 100,000
     // `#define`s has a few).
-    matches: (source, pattern, lines) => matchesOnLinesEndingWith(source, pattern, lines, [32, 9, 92]),
+    matches: (source, pattern, text) => matchesOnLinesEndingWith(source, pattern, text.lines, [32, 9, 92]),
     blank(match) {
       return [[match.index, match.index + match[0].replace(/\r$/, '').length]];
     },
@@ -405,8 +417,8 @@ function matchesOnLinesEndingWith(source: string, pattern: RegExp, lines: boolea
  * lines whose first character other than a space or tab is `#`, found by looking for the `#`s rather than trying
  * every line: every match. Without `lines`, matchAll.
  */
-function matchesOnDirectiveLines(source: string, pattern: RegExp, lines: boolean): Iterable<RegExpExecArray> {
-  if (!lines) return source.matchAll(pattern);
+function matchesOnDirectiveLines(source: string, pattern: RegExp, text: TextLines): Iterable<RegExpExecArray> {
+  if (!text.lines) return source.matchAll(pattern);
   const sticky = new RegExp(pattern.source, 'my');
   const found: RegExpExecArray[] = [];
   /** Where the last match ended: the next starts there or later. */
@@ -508,15 +520,12 @@ function firstNonBlank(source: string, from: number): number {
  * The matches of `pattern` (global, multiline, `^[ \t]*` then `_*[A-Z]`, the whole match within its line) tried only on
  * the lines starting so: every match. Without `lines`, matchAll.
  */
-function matchesOnUpperLines(source: string, pattern: RegExp, lines: boolean): Iterable<RegExpExecArray> {
-  return lines ? matchesAt(source, pattern, upperLineStarts(source)) : source.matchAll(pattern);
+function matchesOnUpperLines(source: string, pattern: RegExp, text: TextLines): Iterable<RegExpExecArray> {
+  return text.lines ? matchesAt(source, pattern, text.upperLineStarts()) : source.matchAll(pattern);
 }
 
-/** The last text's lines whose first character other than a space or tab is `_` or A-Z: found once for the two rules that try them. */
-let upperLines: { source: string; starts: number[] } | undefined;
-
+/** The lines whose first character other than a space or tab is `_` or A-Z. */
 function upperLineStarts(source: string): number[] {
-  if (upperLines?.source === source) return upperLines.starts;
   const starts: number[] = [];
   for (let start = 0; start < source.length; ) {
     let end = source.indexOf('\n', start);
@@ -524,7 +533,6 @@ function upperLineStarts(source: string): number[] {
     if (upperOrUnderscore(firstNonBlank(source, start))) starts.push(start);
     start = end + 1;
   }
-  upperLines = { source, starts };
   return starts;
 }
 
@@ -572,17 +580,16 @@ function matchesBeforeWordLines(source: string, pattern: RegExp): Iterable<RegEx
 
 export function blankCppMacros(source: string): string {
   const cuts: Range[] = [];
-  const lines = !otherLineEnds(source);
+  const text = textLines(source);
   if (/[A-Z]{2}/.test(source)) {
     const rare = rareWordsIn(source);
     for (const rule of RULES) {
       if (rule.needs && !holdsNeeds(rule, source, rare)) continue;
-      for (const match of rule.matches ? rule.matches(source, rule.pattern, lines) : source.matchAll(rule.pattern)) cuts.push(...rule.blank(match, source));
+      for (const match of rule.matches ? rule.matches(source, rule.pattern, text) : source.matchAll(rule.pattern)) cuts.push(...rule.blank(match, source));
     }
-    upperLines = undefined;
   }
   // Not a pattern: `#if` branches are matched up with a stack (see unbalancedBranches).
-  cuts.push(...unbalancedBranches(source, lines));
+  cuts.push(...unbalancedBranches(source, text));
   cuts.push(...bracedArguments(source));
   cuts.push(...commentsInDirectives(source));
   const blanked = cuts.length ? blankRanges(source, cuts) : source;
@@ -827,7 +834,7 @@ interface Group {
  * `#if A` / `#else` branches that each open a brace or parenthesis (`TEST(X, Y) {` twice) leave tree-sitter
  * one brace short: keep the first branch, as ctags does, and blank the others. `#if 0` is dropped.
  */
-function unbalancedBranches(source: string, lines: boolean): Array<[number, number]> {
+function unbalancedBranches(source: string, text: TextLines): Array<[number, number]> {
   if (!source.includes('#')) return [];
   const cuts: Array<[number, number]> = [];
   const stack: Group[] = [];
@@ -837,7 +844,7 @@ function unbalancedBranches(source: string, lines: boolean): Array<[number, numb
     if (group) group.deltas[group.deltas.length - 1] += braceDelta(source, last, to);
     last = to;
   };
-  for (const match of matchesOnDirectiveLines(source, DIRECTIVE, lines)) {
+  for (const match of matchesOnDirectiveLines(source, DIRECTIVE, text)) {
     const start = match.index;
     // With its continuation lines (`#if !(defined(A) || \` / `defined(B))`): their parentheses are the directive's, not code's.
     const end = directiveEnd(source, start);
