@@ -2,16 +2,10 @@
 import type { CallNode, CallsResponse, DocResponse, SignatureResponse } from '../../schemas/calls.js';
 import type { IndexSymbol } from '../../schemas/symbols.js';
 import { displayKind } from '../kinds.js';
-import { fenced, fenceLanguage, markdownTable, serverLine } from './markdown.js';
+import { fenced, fenceLanguage, markdownTable, pageLine, serverLine } from './markdown.js';
 
 function heading(symbol: IndexSymbol): string {
   return `\`${symbol.qualifiedName || symbol.name}\` (${displayKind(symbol.kind)}, ${symbol.file}:${symbol.line}, id \`${symbol.id}\`)`;
-}
-
-function pageLine(answer: { results: unknown[]; offset: number; totalMatches: number; truncated: boolean }, noun: string): string {
-  if (!answer.truncated && answer.offset === 0) return `${answer.totalMatches} ${noun}.`;
-  if (answer.results.length === 0) return `${answer.totalMatches} ${noun}, none shown${answer.truncated ? ' (truncated: raise offset for more)' : ''}.`;
-  return `Showing ${answer.offset + 1}-${answer.offset + answer.results.length} of ${answer.totalMatches} ${noun}${answer.truncated ? ' (truncated: raise offset for more)' : ''}.`;
 }
 
 function firstDocLine(doc: string | null | undefined): string {

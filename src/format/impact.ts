@@ -2,7 +2,7 @@
 import type { CallNode } from '../../schemas/calls.js';
 import type { ChangesResponse, ImpactFile, ImpactPart, ImpactResponse, ImpactResult, ImpactTest } from '../../schemas/impact.js';
 import { displayKind, type NormalizedKind } from '../kinds.js';
-import { markdownTable } from './markdown.js';
+import { markdownTable, pageLine } from './markdown.js';
 
 function nodeName(node: CallNode): string {
   return 'id' in node ? node.qualifiedName || node.name : node.name;
@@ -15,12 +15,6 @@ function nodeKind(node: CallNode): string {
 function nodePlace(node: CallNode): string {
   if (node.file === null) return '';
   return `${node.file}:${node.line ?? ''}`;
-}
-
-function pageLine(answer: { results: unknown[]; offset: number; totalMatches: number; truncated: boolean }, noun: string): string {
-  if (!answer.truncated && answer.offset === 0) return `${answer.totalMatches} ${noun}.`;
-  if (answer.results.length === 0) return `${answer.totalMatches} ${noun}, none shown${answer.truncated ? ' (raise offset for more)' : ''}.`;
-  return `Showing ${answer.offset + 1}-${answer.offset + answer.results.length} of ${answer.totalMatches} ${noun}${answer.truncated ? ' (raise offset for more)' : ''}.`;
 }
 
 function partsLine(parts: ImpactPart[], cut: boolean): string {
@@ -79,7 +73,7 @@ const HEADER = ['Dist', 'Relation', 'Name', 'Kind', 'File:Line', 'Via', 'At', 'P
 export function impactMarkdown(answer: ImpactResponse): string {
   const symbol = answer.symbol;
   const lines = [`# Impact of \`${symbol.qualifiedName || symbol.name}\` (${displayKind(symbol.kind as NormalizedKind)}, ${symbol.file}:${symbol.line}, id \`${symbol.id}\`)`, ''];
-  lines.push(`Depth ${answer.depth}. ${pageLine(answer, 'symbols reached')}`);
+  lines.push(`Depth ${answer.depth}. ${pageLine(answer, 'symbols reached', 'raise offset for more')}`);
   lines.push(...statusLines(answer));
   // Every row cut by max_tokens: the page line says how many there are.
   if (answer.totalMatches === 0) lines.push('', 'Nothing depends on it in the workspace.');
@@ -102,7 +96,7 @@ export function changesMarkdown(answer: ChangesResponse): string {
     ])));
     if (answer.changedTotal > answer.changed.length) lines.push(`… ${answer.changedTotal - answer.changed.length} more in the JSON answer.`);
   }
-  lines.push('', '## Impact', '', pageLine(answer, 'symbols reached'));
+  lines.push('', '## Impact', '', pageLine(answer, 'symbols reached', 'raise offset for more'));
   lines.push(...statusLines(answer));
   if (answer.results.length > 0) lines.push('', markdownTable([...HEADER.slice(0, 6), 'From', ...HEADER.slice(6)], resultRows(answer.results, true)));
   filesAndTests(lines, answer.files, answer.filesTotal, answer.tests, answer.testsTotal);

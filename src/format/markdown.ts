@@ -6,6 +6,17 @@ export function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ').trim();
 }
 
+/**
+ * The line saying which page of a list the answer shows: the count alone when it shows all, `none shown` when
+ * max_tokens cut every row, else the range; `hint` is what a truncated list adds.
+ */
+export function pageLine(answer: { results: unknown[]; offset: number; totalMatches: number; truncated: boolean }, noun: string, hint = 'truncated: raise offset for more'): string {
+  if (!answer.truncated && answer.offset === 0) return `${answer.totalMatches} ${noun}.`;
+  const more = answer.truncated ? ` (${hint})` : '';
+  if (answer.results.length === 0) return `${answer.totalMatches} ${noun}, none shown${more}.`;
+  return `Showing ${answer.offset + 1}-${answer.offset + answer.results.length} of ${answer.totalMatches} ${noun}${more}.`;
+}
+
 export function markdownTable(header: string[], rows: string[][]): string {
   const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
   for (const row of rows) lines.push(`| ${row.map(cell).join(' | ')} |`);

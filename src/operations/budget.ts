@@ -75,6 +75,9 @@ function cutAnswer(answer: Json, { rows, lines, chars }: Shape): Cut {
     return { kept, removed };
   };
 
+  /** A one-line text longer than `chars`, cut there and ended with `…`; anything else as it is. */
+  const clip = (value: unknown): unknown => (chars !== undefined && typeof value === 'string' && value.length > chars ? `${value.slice(0, chars - 1)}…` : value);
+
   const visit = (node: Json): Json => {
     const out: Json = {};
     for (const [key, value] of Object.entries(node)) {
@@ -107,10 +110,8 @@ function cutAnswer(answer: Json, { rows, lines, chars }: Shape): Cut {
         } else {
           out[key] = `${kept}\n… ${textLines.length - lines} more lines`;
         }
-      } else if (chars !== undefined && typeof value === 'string' && value.length > chars) {
-        out[key] = `${value.slice(0, chars - 1)}…`;
       } else if (!(key in out)) {
-        out[key] = value;
+        out[key] = clip(value);
       }
     }
     return out;
@@ -125,7 +126,7 @@ function cutAnswer(answer: Json, { rows, lines, chars }: Shape): Cut {
     } else if (isObject(entry)) {
       value[key] = visit(entry);
     } else {
-      value[key] = chars !== undefined && typeof entry === 'string' && entry.length > chars ? `${entry.slice(0, chars - 1)}…` : entry;
+      value[key] = clip(entry);
     }
   }
   const cutLists = [...lists.values()].some((entry) => entry.shown < entry.total);
