@@ -69,14 +69,13 @@ export function profileRows(summary: BuildSummary, build: { wallMs: number; cpuM
   rows.push(['3 parse + write phase', stage(p.parseAndWrite), `${threads} parser threads and the main thread's batch writes, overlapping`]);
   const w = p.workers;
   rows.push(...threadRows(w, '3', 'blanked text'));
-  rows.push(['3f JSON to symbols (main)', `${ms(p.decodeMs)}`, 'parse-pool.ts']);
   rows.push(['3g batch writes (main)', stage(p.writes), `${p.writes.batches} transactions: symbols, symbol_bases`]);
   rows.push(['4 end of bulk load (main + a thread)', stage(p.finishLoad), 'main: names, symbol indexes, copying in; a thread beside it: sig_text, then name_text, name_initials (main CPU is the main thread\'s)']);
   rows.push(['5 prune + optimize (main)', stage(p.optimize), 'ANALYZE (bounded)']);
   for (const b of baselines) {
     const label = b.mode === 'raw' ? 'bodies NOT blanked' : 'bodies blanked, as extracted';
     rows.push([`baseline: parse alone, ${label}`, `wall ${ms(b.wallMs)}, process CPU ${ms(b.cpuMs)}`, `same ${b.workers.length} threads, same files, read + hash included`]);
-    rows.push(...threadRows(b.workers, '  ', label).filter((r) => !/extraction|JSON/.test(r[0])));
+    rows.push(...threadRows(b.workers, '  ', label).filter((r) => !/extraction|packed/.test(r[0])));
   }
   const prepared = baselines.find((b) => b.mode === 'prepared');
   if (prepared) rows.push(['build / parse alone (blanked)', `${(build.wallMs / prepared.wallMs).toFixed(1)}x wall, ${(build.cpuMs / prepared.cpuMs).toFixed(1)}x CPU`, 'target: 2x wall']);
@@ -93,7 +92,7 @@ function threadRows(w: WorkerStats[], prefix: string, parsed: string): Array<[st
     ['prepare', 'prepare: blank bodies', 'syntax/bodies.ts, languages/cpp/macros.ts'],
     ['parse', 'tree-sitter parse', parsed],
     ['extract', 'extraction walk from JS', 'src/syntax/extract.ts + languages/*.ts'],
-    ['serialize', 'symbols to JSON, ids, humps', 'the message to the main thread, with the writer\'s per-symbol values'],
+    ['serialize', 'symbols packed as row values', 'ids, humps, JSON columns, base keys: what the writer binds (symbol-codec.ts)'],
   ];
   const start = w.every((s) => s.startCpuMs !== undefined) ? sum(w, 'startCpuMs') : 0;
   const cpuAll = cpuOf(w);

@@ -11,7 +11,7 @@ const sha1Base64url: (text: string) => string = typeof crypto.hash === 'function
  * that kind in the file (overloads), so an unchanged symbol keeps its id across restarts and
  * re-indexing. 12 base64url characters (72 bits): short, URL-safe, collision-free in practice.
  */
-export function symbolIds(file: string, symbols: readonly ExtractedSymbol[], seen = new Map<string, number>()): string[] {
+export function symbolIds(file: string, symbols: ReadonlyArray<Pick<ExtractedSymbol, 'qualifiedName' | 'kind' | 'forwardDeclaration'>>, seen = new Map<string, number>()): string[] {
   // `seen` carries the ordinals over when a file's symbols come in several parts (a large header's pieces).
   return symbols.map((symbol) => {
     const key = `${symbol.qualifiedName}\u0000${symbol.kind}${symbol.forwardDeclaration ? '\u0000fwd' : ''}`;

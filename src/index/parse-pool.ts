@@ -6,8 +6,8 @@ import os from 'node:os';
 import { languageModules } from '../languages/index.js';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { workerScript } from './worker-script.js';
-import type { ExtractedSymbol, LanguageId } from '../syntax/types.js';
-import { decodeSymbols } from './symbol-codec.js';
+import type { LanguageId } from '../syntax/types.js';
+import type { PackedSymbols, SymbolChunk } from './symbol-codec.js';
 import type { SkipReason } from './store.js';
 
 export interface ParseTask {
@@ -16,7 +16,7 @@ export interface ParseTask {
   language: LanguageId;
   /** The stored hash: an equal hash means the file's symbols are unchanged and it is not parsed. */
   previousHash?: string;
-  /** The file's stored path: the thread then works out the symbols' ids and humps too (FileUpdate.sids, humps). */
+  /** The file's stored path, which the symbols' ids are made of (without it, of the absolute path: a result nothing writes). */
   stored?: string;
   /** The bench's baseline: parse only (the text as written, or prepared as the extractor does), no symbols. */
   parseOnly?: 'raw' | 'prepared';
@@ -38,7 +38,7 @@ export interface WorkerStats {
   parse: number;
   /** The extraction walk over the tree. */
   extract: number;
-  /** The symbols to JSON text for the message. */
+  /** The symbols packed for the message: their row values worked out (ids, humps, JSON columns...; symbol-codec.ts). */
   serialize: number;
   /** The thread's CPU time (Linux), undefined where it cannot be read. */
   cpuMs: number | undefined;
@@ -46,19 +46,15 @@ export interface WorkerStats {
   startCpuMs: number | undefined;
 }
 
-/**
- * What a parser thread posts: the symbols travel as one JSON string, which V8 writes and reads
- * about twice as fast as a structured clone of the same objects (Go's std: 4.4 s of CPU → 2.4 s),
- * in the compact form of symbol-codec.ts.
- */
+/** What a parser thread posts: the symbols packed as symbol-codec.ts says (a text and two transferred arrays). */
 export type WorkerResult =
   /** `retire`: the thread parsed a file so large that it should be replaced once its tasks are done (parse-worker.ts). */
-  | { id: number; outcome: 'parsed'; hash: string; size: number; symbolsJson: string; language?: LanguageId; derivedJson?: string; retire?: boolean }
+  | { id: number; outcome: 'parsed'; hash: string; size: number; chunk: SymbolChunk; language?: LanguageId; retire?: boolean }
   /**
    * Symbols of a file read in pieces, sent as each piece is read, ahead of the file's 'parsed' message (whose
    * symbols come after them): the main thread never holds one whole large header's message and its decoded values.
    */
-  | { id: number; outcome: 'piece'; symbolsJson: string }
+  | { id: number; outcome: 'piece'; chunk: SymbolChunk }
   | { id: number; outcome: 'stats'; stats: WorkerStats }
   | Exclude<ParseResult, { outcome: 'parsed' }>;
 
@@ -73,15 +69,9 @@ export function tooLargeDetail(size: number): string {
   return `is ${(size / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_PARSED_BYTES / 1024 / 1024} MB plumb parses`;
 }
 
-/** What a thread works out per symbol for the writer when it knows the stored path (ParseTask.stored). */
-export interface DerivedValues {
-  sids: string[];
-  humps: string[];
-}
-
 export type ParseResult =
   /** `language`: the file's text said it is written in another language than the task's (LanguageOfFile.ofText); it was parsed as that. */
-  | { id: number; outcome: 'parsed'; hash: string; size: number; symbols: ExtractedSymbol[]; language?: LanguageId; derived?: DerivedValues }
+  | { id: number; outcome: 'parsed'; hash: string; size: number; symbols: PackedSymbols; language?: LanguageId }
   | { id: number; outcome: 'unchanged'; hash: string; size: number }
   /** Read but not parsed, with why (`detail`: a sentence for people); `hash` is empty when it could not be read. */
   | { id: number; outcome: 'skipped'; reason: SkipReason; detail: string; hash: string; size: number }
@@ -115,7 +105,7 @@ interface Slot {
   /** The weight of its running tasks (taskWeight): the next task goes to the thread with the least. */
   bytes: number;
   /** Symbols of a task's pieces received so far (WorkerResult 'piece'), until its last message. */
-  pieces: Map<number, ExtractedSymbol[]>;
+  pieces: Map<number, SymbolChunk[]>;
   /** Takes no more tasks, and ends once those it has are done (it parsed a very large file). */
   retiring?: boolean;
 }
@@ -130,8 +120,6 @@ export class ParsePool {
   private crashes = 0;
   private closed = false;
   private readonly statsWaiting = new Map<number, (stats: WorkerStats | undefined) => void>();
-  /** Main-thread milliseconds spent reading the threads' JSON text back into symbols. */
-  decodeMs = 0;
 
   constructor(size: number = os.availableParallelism()) {
     ({ script: this.script, options: this.workerOptions } = workerScript(import.meta.url, 'parse-worker', { workerData: { languageModules: languageModules() } }));
@@ -187,11 +175,9 @@ export class ParsePool {
         return;
       }
       if (message.outcome === 'piece') {
-        const started = performance.now();
-        const symbols = slot.pieces.get(message.id) ?? [];
-        for (const symbol of decodeSymbols(message.symbolsJson)) symbols.push(symbol);
-        slot.pieces.set(message.id, symbols);
-        this.decodeMs += performance.now() - started;
+        const chunks = slot.pieces.get(message.id) ?? [];
+        chunks.push(message.chunk);
+        slot.pieces.set(message.id, chunks);
         return;
       }
       const pending = slot.running.get(message.id);
@@ -201,15 +187,9 @@ export class ParsePool {
       slot.pieces.delete(message.id);
       if (message.outcome === 'parsed' && message.retire) slot.retiring = true;
       if (message.outcome === 'parsed') {
-        const started = performance.now();
-        let symbols = decodeSymbols(message.symbolsJson);
-        if (pieces) {
-          for (const symbol of symbols) pieces.push(symbol);
-          symbols = pieces;
-        }
-        const derived = message.derivedJson === undefined ? undefined : decodeDerived(message.derivedJson, symbols.length);
-        this.decodeMs += performance.now() - started;
-        pending?.resolve({ id: message.id, outcome: 'parsed', hash: message.hash, size: message.size, symbols, ...(message.language ? { language: message.language } : {}), ...(derived ? { derived } : {}) });
+        const chunks = pieces ? [...pieces, message.chunk] : [message.chunk];
+        const symbols: PackedSymbols = { packed: chunks, count: chunks.reduce((sum, chunk) => sum + chunk.count, 0) };
+        pending?.resolve({ id: message.id, outcome: 'parsed', hash: message.hash, size: message.size, symbols, ...(message.language ? { language: message.language } : {}) });
       } else {
         pending?.resolve(message);
       }
@@ -272,15 +252,4 @@ export class ParsePool {
 
 function taskWeight(task: ParseTask): number {
   return (task.size ?? 0) + TASK_BYTES;
-}
-
-/** The ids and humps of `count` symbols, sent as one JSON array: the ids, then the humps. */
-export function encodeDerived(derived: DerivedValues): string {
-  return JSON.stringify([...derived.sids, ...derived.humps]);
-}
-
-function decodeDerived(text: string, count: number): DerivedValues | undefined {
-  const values = JSON.parse(text) as string[];
-  if (values.length !== 2 * count) return undefined;
-  return { sids: values.slice(0, count), humps: values.slice(count) };
 }

@@ -8,10 +8,9 @@ import { addLanguageModules, languageById, languageOfPath, type Language, type S
 import { extractFileSymbols } from '../syntax/index.js';
 import { loadParser, MAX_NESTING } from '../syntax/grammars.js';
 import type { ExtractedSymbol, LanguageId } from '../syntax/types.js';
-import { contentHash, symbolIds } from './ids.js';
-import { humpsOf } from './ranking.js';
-import { encodeSymbols } from './symbol-codec.js';
-import { encodeDerived, MAX_PARSED_BYTES, tooLargeDetail, type DerivedValues, type ParseTask, type WorkerRequest, type WorkerResult, type WorkerStats } from './parse-pool.js';
+import { contentHash } from './ids.js';
+import { packSymbols, type SymbolChunk } from './symbol-codec.js';
+import { MAX_PARSED_BYTES, tooLargeDetail, type ParseTask, type WorkerRequest, type WorkerResult, type WorkerStats } from './parse-pool.js';
 import { threadCpuMs } from './thread-cpu.js';
 import { collectIfGrown } from './heap.js';
 
@@ -35,7 +34,7 @@ const languagesLoaded = addLanguageModules((workerData as { languageModules?: st
 async function handle(task: ParseTask): Promise<WorkerResult> {
   try {
     await languagesLoaded;
-    let clock = performance.now();
+    const clock = performance.now();
     // Synchronous: this thread has nothing else to do meanwhile, and one read call costs less CPU than
     // the thread pool's open/stat/read/close round trips (and its time is then this step's own).
     let content: Buffer | number;
@@ -50,7 +49,7 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
     if (typeof content === 'number') return tooLarge(task, content, '');
     const hash = contentHash(content);
     stats.files++;
-    clock = lap('read', clock);
+    lap('read', clock);
     if (hash === task.previousHash) return { id: task.id, outcome: 'unchanged', hash, size: content.length };
     if (content.length > MAX_PARSED_BYTES) return tooLarge(task, content.length, hash);
     if (looksBinary(content)) return { id: task.id, outcome: 'skipped', reason: 'binary', detail: 'holds NUL bytes in its first 8 KB: not text', hash, size: content.length };
@@ -62,25 +61,21 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
     if (!language) return { id: task.id, outcome: 'failed', error: `no language '${id}' in LANGUAGES (src/languages/index.ts) or the language modules added` };
     if (task.parseOnly) return await parseOnly(task, language.syntax, text, hash);
     const pieces = content.length > PIECES_FROM_BYTES ? language.largeFilePieces?.(text, PIECE_SIZE) : undefined;
-    const derived = task.stored === undefined ? undefined : new Derive(task.stored);
-    let symbolsJson: string;
+    const packer = new Packer(task.stored ?? task.absolute);
+    let chunk: SymbolChunk;
     if (pieces) {
-      const read = await extractInPieces(task.id, language, pieces, derived);
+      const read = await extractInPieces(task.id, language, pieces, packer);
       if (read.gaveUpAfterMs !== undefined || read.tooDeep) return notParsed(task, read, hash, content.length);
-      symbolsJson = read.json;
+      chunk = packer.pack([]);
     } else {
       const read = await extractFileSymbols(language, text, stats);
       if (read.gaveUpAfterMs !== undefined || read.tooDeep) return notParsed(task, read, hash, content.length);
-      const symbols = derived ? derived.add(read.symbols) : read.symbols;
-      clock = performance.now();
-      symbolsJson = encodeSymbols(symbols);
-      lap('serialize', clock);
+      chunk = packer.pack(read.symbols);
     }
     const retire = !pieces && content.length > RETIRE_AFTER_BYTES;
-    const derivedJson = derived ? encodeDerived(derived) : undefined;
     return {
-      id: task.id, outcome: 'parsed', hash, size: content.length, symbolsJson,
-      ...(language.id !== task.language ? { language: language.id as LanguageId } : {}), ...(derivedJson !== undefined ? { derivedJson } : {}), ...(retire ? { retire } : {}),
+      id: task.id, outcome: 'parsed', hash, size: content.length, chunk,
+      ...(language.id !== task.language ? { language: language.id as LanguageId } : {}), ...(retire ? { retire } : {}),
     };
   } catch (error) {
     return { id: task.id, outcome: 'failed', error: error instanceof Error ? error.message : String(error) };
@@ -93,44 +88,44 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
  * holds the whole file's message (the kernel's 24 MB header of 194,403 #defines made one of 58 MB, which the main
  * thread held beside its decoded values). The file's own message then carries none.
  */
-async function extractInPieces(id: number, language: Language, pieces: SourcePiece[], derived: Derive | undefined): Promise<{ json: string; gaveUpAfterMs?: number; tooDeep?: true }> {
+async function extractInPieces(id: number, language: Language, pieces: SourcePiece[], packer: Packer): Promise<{ gaveUpAfterMs?: number; tooDeep?: true }> {
   for (const piece of pieces) {
     const read = await extractFileSymbols(language, piece.text, stats);
-    if (read.gaveUpAfterMs !== undefined || read.tooDeep) return { ...read, json: '[]' };
-    const symbols = derived ? derived.add(read.symbols) : read.symbols;
-    for (const symbol of symbols) {
+    if (read.gaveUpAfterMs !== undefined || read.tooDeep) return read;
+    for (const symbol of read.symbols) {
       for (const range of [symbol.range, symbol.selectionRange]) {
         range.start.line += piece.line;
         range.end.line += piece.line;
       }
     }
-    const clock = performance.now();
-    if (symbols.length > 0) parentPort?.postMessage({ id, outcome: 'piece', symbolsJson: encodeSymbols(symbols) } satisfies WorkerResult);
-    lap('serialize', clock);
+    const chunk = packer.pack(read.symbols);
+    if (chunk.count > 0) parentPort?.postMessage({ id, outcome: 'piece', chunk } satisfies WorkerResult, transferOf(chunk));
   }
-  return { json: '[]' };
+  return {};
 }
 
 /**
- * The writer's per-symbol values worked out here (FileUpdate.sids, humps): the symbols the index keeps (a name
- * on one line, not empty: SymbolIndex drops the others), their ids in the file and their humps.
+ * The symbols the index keeps (a name on one line, not empty: no language has other names; those are a parser's error
+ * recovery) packed as the writer binds them (symbol-codec.ts): ids in the file (task.stored; the absolute path for a
+ * task without one, which nothing writes), ordinals carried across a large file's pieces.
  */
-class Derive implements DerivedValues {
-  readonly sids: string[] = [];
-  readonly humps: string[] = [];
+class Packer {
   private readonly seen = new Map<string, number>();
 
-  constructor(private readonly stored: string) {}
+  constructor(private readonly file: string) {}
 
-  /** The symbols kept of `symbols`, their values added. */
-  add(symbols: ExtractedSymbol[]): ExtractedSymbol[] {
+  pack(symbols: ExtractedSymbol[]): SymbolChunk {
     const clock = performance.now();
     const kept = symbols.filter((symbol) => symbol.name !== '' && !symbol.name.includes('\n'));
-    this.sids.push(...symbolIds(this.stored, kept, this.seen));
-    for (const symbol of kept) this.humps.push(humpsOf(symbol.name));
+    const chunk = packSymbols(kept, this.file, this.seen);
     lap('serialize', clock);
-    return kept;
+    return chunk;
   }
+}
+
+/** A chunk's arrays go to the main thread without a copy. */
+function transferOf(chunk: SymbolChunk): ArrayBuffer[] {
+  return [chunk.lengths.buffer as ArrayBuffer, chunk.ints.buffer as ArrayBuffer];
 }
 
 /**
@@ -171,7 +166,7 @@ async function parseOnly(task: ParseTask, spec: NonNullable<ReturnType<typeof la
   clock = lap('prepare', clock);
   parser.parse(source)?.delete();
   lap('parse', clock);
-  return { id: task.id, outcome: 'parsed', hash, size: text.length, symbolsJson: '[]' };
+  return { id: task.id, outcome: 'parsed', hash, size: text.length, chunk: packSymbols([], '') };
 }
 
 function lap(step: 'read' | 'prepare' | 'parse' | 'serialize', since: number): number {
@@ -190,7 +185,7 @@ parentPort?.on('message', (request: WorkerRequest) => {
     return;
   }
   void handle(request).then((result) => {
-    parentPort?.postMessage(result);
+    parentPort?.postMessage(result, result.outcome === 'parsed' ? transferOf(result.chunk) : []);
     // After a large file, its text, symbols and message are garbage: collected now, not after many more (heap.ts).
     setImmediate(() => collectIfGrown(THREAD_HEAP_GROWTH));
   });

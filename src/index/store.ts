@@ -5,7 +5,8 @@
  */
 import type { NormalizedKind } from '../kinds.js';
 import type { IndexSymbol } from '../../schemas/symbols.js';
-import type { ExtractedSymbol, LanguageId } from '../syntax/types.js';
+import type { LanguageId } from '../syntax/types.js';
+import type { FileSymbols } from './symbol-codec.js';
 
 /**
  * One symbol as stored and answered: the extracted facts plus identity, file and package. The same
@@ -141,13 +142,11 @@ export interface FileUpdate {
   external: boolean;
   /** The file's module for qualified search, dotted (`flask.app`, `net.http`; src/index/modules.ts), or null where its language has none. */
   module?: string | null;
-  symbols: ExtractedSymbol[];
   /**
-   * Per symbol, in order, when the parser thread worked them out (the main thread, which writes, is the build's
-   * busiest): symbolIds(file, symbols) and humpsOf(name). A writer computes what is absent.
+   * Its symbols: objects, or the row values the parser threads worked out and packed (symbol-codec.ts), which the
+   * main thread, the build's busiest, then only binds.
    */
-  sids?: string[];
-  humps?: string[];
+  symbols: FileSymbols;
   /** Why the file is recorded without being parsed (its symbols are none): listed in /status. */
   skipped?: { reason: SkipReason; detail: string };
 }

@@ -10,7 +10,8 @@ import path from 'node:path';
 import type { PlumbConfig } from '../config.js';
 import { languageById } from '../languages/index.js';
 import { isManifestFile, PackageResolver } from './manifests.js';
-import { MAX_PARSED_BYTES, ParsePool, tooLargeDetail, type DerivedValues, type ParseResult, type WorkerStats } from './parse-pool.js';
+import { MAX_PARSED_BYTES, ParsePool, tooLargeDetail, type ParseResult, type WorkerStats } from './parse-pool.js';
+import { NO_SYMBOLS, symbolCount, type PackedSymbols } from './symbol-codec.js';
 import { threadCpuMs } from './thread-cpu.js';
 import { collectIfGrown } from './heap.js';
 import { openStore } from './open-store.js';
@@ -60,8 +61,6 @@ export interface BuildProfile {
   diff: StageTime;
   /** From the first file sent to the threads to the last batch committed. */
   parseAndWrite: StageTime;
-  /** Main thread, within parseAndWrite: reading the threads' JSON text back into symbols. */
-  decodeMs: number;
   /** Main thread, within parseAndWrite: the store's batch writes (transactions committed). */
   writes: StageTime & { batches: number };
   /** Main thread: the end of a first build's bulk load (indexes, names, full-text tables). */
@@ -527,16 +526,13 @@ export class SymbolIndex {
 
   private async parseOne(pool: ParsePool, file: WalkedFile, previousHash: string | undefined): Promise<FileUpdate | undefined> {
     const result = await parseFile(pool, file, previousHash);
-    if (result.outcome === 'skipped') return this.toUpdate(file, result.hash, result.size, [], { reason: result.reason, detail: result.detail });
+    if (result.outcome === 'skipped') return this.toUpdate(file, result.hash, result.size, NO_SYMBOLS, { reason: result.reason, detail: result.detail });
     if (result.outcome !== 'parsed') return undefined;
-    return this.toUpdate(result.language ? { ...file, language: result.language } : file, result.hash, result.size, result.symbols, undefined, result.derived);
+    return this.toUpdate(result.language ? { ...file, language: result.language } : file, result.hash, result.size, result.symbols);
   }
 
-  private toUpdate(file: WalkedFile, hash: string, size: number, extracted: FileUpdate['symbols'], skipped?: FileUpdate['skipped'], derived?: DerivedValues): FileUpdate {
-    // No language has names spanning lines: such a "name" is a parser's error recovery, not a symbol (the parser
-    // thread, which worked out `derived`, kept the same).
-    const symbols = extracted.filter((symbol) => symbol.name !== '' && !symbol.name.includes('\n'));
-    const values = derived && symbols.length === extracted.length && derived.sids.length === symbols.length ? derived : undefined;
+  /** `symbols` as the parser threads packed them: the symbols the index keeps (parse-worker.ts drops unnamed ones). */
+  private toUpdate(file: WalkedFile, hash: string, size: number, symbols: PackedSymbols, skipped?: FileUpdate['skipped']): FileUpdate {
     return {
       file: file.stored,
       size,
@@ -549,7 +545,6 @@ export class SymbolIndex {
       external: file.root.external,
       module: moduleOf(file.absolute, file.root.path, languageById(file.language), this.isPackage),
       symbols,
-      ...(values ? { sids: values.sids, humps: values.humps } : {}),
       ...(skipped ? { skipped } : {}),
     };
   }
@@ -587,7 +582,7 @@ export class SymbolIndex {
   private async runBuild(): Promise<BuildSummary> {
     const started = performance.now();
     const zero = (): StageTime => ({ wallMs: 0, cpuMs: 0 });
-    const profile: BuildProfile = { walk: zero(), diff: zero(), parseAndWrite: zero(), decodeMs: 0, writes: { ...zero(), batches: 0 }, finishLoad: zero(), optimize: zero(), workers: [] };
+    const profile: BuildProfile = { walk: zero(), diff: zero(), parseAndWrite: zero(), writes: { ...zero(), batches: 0 }, finishLoad: zero(), optimize: zero(), workers: [] };
     let stage = startStage();
     // A ready index (a finished build, reopened) is refreshed: it stays ready, its changed files are pending changes.
     const refresh = this.progressValue.state === 'ready';
@@ -648,13 +643,11 @@ export class SymbolIndex {
     this.firstLoad = bulk;
     if (refresh) this.refreshing = toParse.length;
     stage = startStage();
-    const decodeBefore = this.pool?.decodeMs ?? 0;
     try {
       await this.parseAll(toParse, stored, summary);
       stage = endStage(profile.parseAndWrite, stage);
       if (this.pool && toParse.length > 0) {
         profile.workers = await this.pool.stats();
-        profile.decodeMs = this.pool.decodeMs - decodeBefore;
       }
       if (bulk && this.pool) {
         // The parser threads' heaps and tree-sitter's memory are much of a first build's RSS, and the end of its load
@@ -718,7 +711,7 @@ export class SymbolIndex {
         await this.store.write(updates, [], touches);
         endStage(summary.profile.writes, stage);
         summary.profile.writes.batches++;
-        this.progressValue.symbols += updates.reduce((sum, u) => sum + u.symbols.length, 0);
+        this.progressValue.symbols += updates.reduce((sum, u) => sum + symbolCount(u.symbols), 0);
         this.setProgress({ filesIndexed: this.progressValue.filesIndexed + done });
       })).finally(() => {
         unwritten -= symbols;
@@ -736,13 +729,13 @@ export class SymbolIndex {
       if (result.outcome === 'parsed') {
         summary.filesParsed++;
         // The language the text said it is in, where it overruled the walker's (a `.h` its tree calls C holding classes).
-        batch.push(this.toUpdate(result.language ? { ...file, language: result.language } : file, result.hash, result.size, result.symbols, undefined, result.derived));
-        batchSymbols += result.symbols.length;
-        unwritten += result.symbols.length;
+        batch.push(this.toUpdate(result.language ? { ...file, language: result.language } : file, result.hash, result.size, result.symbols));
+        batchSymbols += result.symbols.count;
+        unwritten += result.symbols.count;
       } else if (result.outcome === 'skipped') {
         // Recorded without symbols, with why: /status lists it.
         summary.filesSkipped++;
-        batch.push(this.toUpdate(file, result.hash, result.size, [], { reason: result.reason, detail: result.detail }));
+        batch.push(this.toUpdate(file, result.hash, result.size, NO_SYMBOLS, { reason: result.reason, detail: result.detail }));
       } else if (result.outcome === 'unchanged') {
         summary.filesReused++;
         touched.push({ file: file.stored, size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs, ino: file.ino });

@@ -9,7 +9,7 @@ import { fileIdFor, symbolIds } from '../ids.js';
 import { humpSegments, humpsOf, initialPairs, prefixEnd, rankOf } from '../ranking.js';
 import { signatureWords } from '../signature-words.js';
 import { signatureText } from '../sqlite/schema.js';
-import { baseKeys } from '../sqlite/writer.js';
+import { baseKeys, symbolCount, symbolObjects } from '../symbol-codec.js';
 import type { BuildOutputDirectory, FileStamp, FileState, FileUpdate, PackageRef } from '../store.js';
 import type { Connection, PgValue, Queryable } from './connection.js';
 
@@ -159,11 +159,11 @@ export class PostgresWrites {
     }
     await this.connection.execute(client, UPSERT_FILES, [
       workspace, fileIds, batch.map((u) => u.file), batch.map((u) => u.size), batch.map((u) => u.mtimeMs), batch.map((u) => u.ctimeMs ?? 0), batch.map((u) => u.ino ?? 0),
-      batch.map((u) => u.hash), batch.map((u) => u.language), packageIds, batch.map((u) => (u.external ? 1 : 0)), batch.map((u) => u.symbols.length),
+      batch.map((u) => u.hash), batch.map((u) => u.language), packageIds, batch.map((u) => (u.external ? 1 : 0)), batch.map((u) => symbolCount(u.symbols)),
       batch.map((u) => u.skipped?.reason ?? null), batch.map((u) => cleanOrNull(u.skipped?.detail)),
     ]);
 
-    const total = batch.reduce((n, u) => n + u.symbols.length, 0);
+    const total = batch.reduce((n, u) => n + symbolCount(u.symbols), 0);
     if (total === 0) return;
     // Row ids in insertion order: drawn from the sequence at once, ascending.
     const ids = (await this.connection.arrays<[number]>('SELECT nextval(\'symbols_id\') FROM generate_series(1, $1::int)', [total], client)).map((row) => row[0]).sort((a, b) => a - b);
@@ -174,9 +174,10 @@ export class PostgresWrites {
     const baseNames: string[] = [];
     let at = 0;
     batch.forEach((update, f) => {
-      const sids = symbolIds(update.file, update.symbols);
+      const symbols = symbolObjects(update.symbols);
+      const sids = symbolIds(update.file, symbols);
       const external = update.external ? 1 : 0;
-      update.symbols.forEach((symbol, i) => {
+      symbols.forEach((symbol, i) => {
         const id = ids[at++];
         const name = clean(symbol.name);
         const nameLower = name.toLowerCase();

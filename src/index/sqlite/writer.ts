@@ -3,12 +3,12 @@
  * file updates and removals in one transaction, packages, a first build's bulk load, housekeeping.
  */
 import type Database from 'better-sqlite3';
-import { baseKey } from '../../syntax/bases.js';
-import { fileIdFor, symbolIds } from '../ids.js';
-import { humpSegments, humpsOf, initialPairs, prefixEnd, rankOf } from '../ranking.js';
+import { fileIdFor } from '../ids.js';
+import { humpSegments, initialPairs, prefixEnd, rankOf } from '../ranking.js';
 import type { BuildOutputDirectory, FileStamp, FileState, FileUpdate, PackageRef } from '../store.js';
 import { DROP_LOAD_INDEXES, finishLoad, finishLoadWithThread, signatureText, TEXT_PENDING } from './schema.js';
 import type { Statements } from './statements.js';
+import { ChunkReader, Int, packed, Str, STRINGS, symbolCount } from '../symbol-codec.js';
 
 const UPSERT_FILE = `INSERT INTO files (id, path, size, mtime, ctime, ino, hash, language, package_id, external, symbol_count, skipped, skipped_detail)
   VALUES (@id, @path, @size, @mtime, @ctime, @ino, @hash, @language, @packageId, @external, @symbolCount, @skipped, @skippedDetail)
@@ -114,35 +114,56 @@ export class SymbolWrites {
         const external = update.external ? 1 : 0;
         const { id } = upsertFile.get({
           id: newId, path: update.file, size: update.size, mtime: update.mtimeMs, ctime: update.ctimeMs ?? 0, ino: update.ino ?? 0, hash: update.hash,
-          language: update.language, packageId, external, symbolCount: update.symbols.length, skipped: update.skipped?.reason ?? null, skippedDetail: update.skipped?.detail ?? null,
+          language: update.language, packageId, external, symbolCount: symbolCount(update.symbols), skipped: update.skipped?.reason ?? null, skippedDetail: update.skipped?.detail ?? null,
         }) as { id: number };
-        const ids = update.sids ?? symbolIds(update.file, update.symbols);
+        const symbols = packed(update.symbols, update.file);
         const module = update.module ?? null;
-        const rank = (definition: boolean): number => rankOf(update.external, definition);
-        for (let i = 0; i < update.symbols.length; i++) {
-          const symbol = update.symbols[i];
-          const humps = update.humps?.[i] ?? humpsOf(symbol.name);
-          const nameLower = symbol.name.toLowerCase();
-          const { range, selectionRange } = symbol;
-          const { lastInsertRowid } = insertSymbol.run([
-            ids[i], id, symbol.name, nameLower, humps, symbol.kind, symbol.qualifiedName, symbol.containingType,
-            range.start.line, range.start.column, range.end.line, range.end.column,
-            selectionRange.start.line, selectionRange.start.column, selectionRange.end.line, selectionRange.end.column,
-            symbol.signature, JSON.stringify(symbol.parameters), symbol.returnType, symbol.doc,
-            symbol.definition ? 1 : 0, symbol.forwardDeclaration ? 1 : 0, external, rank(symbol.definition),
-            JSON.stringify(symbol.bases), symbol.language, packageId, module,
-          ]);
-          // A bulk load makes names, name_text and sig_text once at its end (finishLoad), from the symbols table.
-          if (!this.bulk) {
-            const name = insertName.run({ name: symbol.name, nameLower, first: humpSegments(symbol.name)[0] ?? '', humps });
-            if (name.changes > 0) {
-              insertNameText.run(name.lastInsertRowid, symbol.name);
-              if (humps.length > 1) insertNameInitials.run(name.lastInsertRowid, initialPairs(humps));
-              if (nameLower.length >= 3) countTrigrams.run(JSON.stringify(trigramsOf(nameLower)));
+        // One array, refilled per symbol: better-sqlite3 reads it when the statement runs.
+        const row: unknown[] = new Array(28);
+        row[1] = id;
+        row[22] = external;
+        row[26] = packageId;
+        row[27] = module;
+        for (const chunk of symbols.packed) {
+          const reader = new ChunkReader(chunk);
+          const s = reader.strings;
+          for (let i = 0; i < chunk.count; i++) {
+            reader.next();
+            const flags = reader.int(Int.Flags);
+            const definition = (flags & 1) !== 0;
+            row[0] = s[Str.Sid];
+            row[2] = s[Str.Name];
+            row[3] = s[Str.NameLower];
+            row[4] = s[Str.Humps];
+            row[5] = s[Str.Kind];
+            row[6] = s[Str.QualifiedName];
+            row[7] = s[Str.ContainingType];
+            for (let k = 0; k < 8; k++) row[8 + k] = reader.int(Int.Sl + k);
+            row[16] = s[Str.Signature];
+            row[17] = s[Str.Parameters];
+            row[18] = s[Str.ReturnType];
+            row[19] = s[Str.Doc];
+            row[20] = definition ? 1 : 0;
+            row[21] = (flags & 2) !== 0 ? 1 : 0;
+            row[23] = rankOf(update.external, definition);
+            row[24] = s[Str.Bases];
+            row[25] = s[Str.Language];
+            const { lastInsertRowid } = insertSymbol.run(row);
+            // A bulk load makes names, name_text and sig_text once at its end (finishLoad), from the symbols table.
+            if (!this.bulk) {
+              const name = s[Str.Name] as string;
+              const nameLower = s[Str.NameLower] as string;
+              const humps = s[Str.Humps] as string;
+              const inserted = insertName.run({ name, nameLower, first: humpSegments(name)[0] ?? '', humps });
+              if (inserted.changes > 0) {
+                insertNameText.run(inserted.lastInsertRowid, name);
+                if (humps.length > 1) insertNameInitials.run(inserted.lastInsertRowid, initialPairs(humps));
+                if (nameLower.length >= 3) countTrigrams.run(JSON.stringify(trigramsOf(nameLower)));
+              }
+              insertSig.run(lastInsertRowid, signatureText(s[Str.Signature] as string, s[Str.ReturnType]));
             }
-            insertSig.run(lastInsertRowid, signatureText(symbol.signature, symbol.returnType));
+            for (let k = STRINGS; k < s.length; k++) insertBase.run(lastInsertRowid, s[k]);
           }
-          if (symbol.bases.length > 0) for (const key of baseKeys(symbol)) insertBase.run(lastInsertRowid, key);
         }
       }
     });
@@ -224,15 +245,4 @@ export class SymbolWrites {
     }
     return id;
   }
-}
-
-/** The symbol_bases keys of a type: each base's last name segment, and the names its import aliases stand for. */
-export function baseKeys(symbol: { bases: string[]; baseAliases?: string[] }): Set<string> {
-  const keys = new Set<string>();
-  for (const base of symbol.bases) {
-    const key = baseKey(base);
-    if (key) keys.add(key);
-  }
-  for (const alias of symbol.baseAliases ?? []) keys.add(alias);
-  return keys;
 }
