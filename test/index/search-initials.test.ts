@@ -83,7 +83,8 @@ function generatedNames(): string[] {
   return [...names];
 }
 
-const QUERIES = ['STT_FUNC', 'SFT', 'SysTM', 'sysTableFlag', 'STTF', 'SetRM', 'sc', 'ST_FT', 'SYS_TF', 'SST_Func', 'SYS_DSTINC', 'STT_DSTINC_MASK', 'SET_DSTINC_TIMER'];
+// SYS_DSTINC, SYS_DSTI, S_DSTIN: more pairs than SQLite's MATCH reads (the rarest three; the tier tests the rest on the names).
+const QUERIES = ['STT_FUNC', 'SFT', 'SysTM', 'sysTableFlag', 'STTF', 'SetRM', 'sc', 'ST_FT', 'SYS_TF', 'SST_Func', 'SYS_DSTINC', 'STT_DSTINC_MASK', 'SET_DSTINC_TIMER', 'SYS_DSTI', 'S_DSTIN', 'SET_DMA_STI'];
 
 /** The store written with the names, 5,000 per file, then each query's CamelCase tier against fuzzyMatches. */
 async function checkTier(t: TapTest, store: SymbolStore, all: string[]): Promise<void> {

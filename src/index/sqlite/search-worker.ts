@@ -21,6 +21,13 @@ db.pragma('cache_size = -65536');
 db.pragma('mmap_size = 268435456');
 db.function('plumb_camel', { deterministic: true }, (name: unknown, query: unknown) => (fuzzyMatches(String(name), String(query)) ? 1 : 0));
 const planner = new SearchPlanner(new Statements(db));
+// Before the thread takes searches (the main thread answers until then): no search waits for a first read of a long list.
+// Best effort: a count not read here is read when a search needs it.
+try {
+  planner.readPairCounts();
+} catch {
+  // An index without name_initials yet: nothing to read.
+}
 const begin = db.prepare('BEGIN');
 const commit = db.prepare('COMMIT');
 

@@ -22,9 +22,11 @@ const ORDER_IN_TIER = 'ORDER BY s.rank, s.name, s.file_id, s.nl, s.nc';
  */
 interface TierSql { from: string; where: string; params: SqlParams }
 
-/** How many names hold a trigram, or have a first hump starting with a prefix: they choose a plan, never an answer. */
+/** How many names hold a trigram or a pair of initials, or have a first hump starting with a prefix: they choose a plan, never an answer. */
 interface NameStats {
   trigram(trigram: string): number;
+  /** How many names hold a pair of initials (initialPairs) in name_initials. */
+  pair(pair: string): number;
   /** Whether more than `n` names have a first hump starting with `prefix` (counted up to n + 1: a first hump of one letter spans 340,905 kernel names, 3 ms to count all). */
   firstHumpOver(prefix: string, n: number): boolean;
   /** Distinct names in all. */
@@ -44,18 +46,10 @@ export class SearchPlanner {
     trigram: (trigram) => this.stat(`t${trigram}`, () => {
       // A common trigram's count, as the end of the first build counted it and later writes kept it; a rarer one's, from its short rowid list.
       const common = this.statements.get('SELECT names FROM name_trigram_counts WHERE trigram = ?').pluck().get(trigram) as number | undefined;
-      if (common !== undefined) return common;
-      const read = (): number => (this.statements.get('SELECT doc FROM temp.name_trigrams WHERE term = ?').pluck().get(trigram) as number | undefined) ?? 0;
-      if (!this.vocab) this.makeVocab();
-      try {
-        return read();
-      } catch (error) {
-        // A change of the connection's temp_store drops its temp tables (the end of a bulk load does one): made again.
-        if (!/no such table/.test(String(error))) throw error;
-        this.makeVocab();
-        return read();
-      }
+      return common ?? this.vocabCount('name_trigrams', trigram);
     }),
+    // From the pair's rowid list, read once (some 1,000 pairs in all; the kernel's longest, `dc`, 254,179 names, takes a few ms).
+    pair: (pair) => this.stat(`p${pair}`, () => this.vocabCount('name_pairs', pair)),
     firstHumpOver: (prefix, n) => {
       const limit = Math.floor(n) + 1;
       // Remembered as counted: exactly when below its limit, else as a lower bound.
@@ -72,8 +66,23 @@ export class SearchPlanner {
   constructor(private readonly statements: Statements) {}
 
   private makeVocab(): void {
-    this.statements.db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.name_trigrams USING fts5vocab(main, 'name_text', 'row')");
+    this.statements.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.name_trigrams USING fts5vocab(main, 'name_text', 'row');
+      CREATE VIRTUAL TABLE IF NOT EXISTS temp.name_pairs USING fts5vocab(main, 'name_initials', 'row')`);
     this.vocab = true;
+  }
+
+  /** Rows of a full-text table (temp.name_trigrams: name_text, temp.name_pairs: name_initials) holding `term`. */
+  private vocabCount(vocab: 'name_trigrams' | 'name_pairs', term: string): number {
+    const read = (): number => (this.statements.get(`SELECT doc FROM temp.${vocab} WHERE term = ?`).pluck().get(term) as number | undefined) ?? 0;
+    if (!this.vocab) this.makeVocab();
+    try {
+      return read();
+    } catch (error) {
+      // A change of the connection's temp_store drops its temp tables (the end of a bulk load does one): made again.
+      if (!/no such table/.test(String(error))) throw error;
+      this.makeVocab();
+      return read();
+    }
   }
 
   /** Forgets the counts when the names grew by a tenth since they were read. */
@@ -98,6 +107,17 @@ export class SearchPlanner {
     // Bounded: names hold some tens of thousands of distinct trigrams and first humps.
     if (this.statCounts.size >= 100_000) this.statCounts.clear();
     this.statCounts.set(key, n);
+  }
+
+  /**
+   * Every pair's count (NameStats.pair) read in one pass over name_initials' lists, where each search would read the lists
+   * it asks about the first time (on the kernel: 1,047 pairs, some 340 ms in all, up to 14 ms for one). A search thread does
+   * it before it takes searches.
+   */
+  readPairCounts(): void {
+    this.checkStats();
+    if (!this.vocab) this.makeVocab();
+    for (const [pair, names] of this.statements.get('SELECT term, doc FROM temp.name_pairs').raw().all() as Array<[string, number]>) this.remember(`p${pair}`, names);
   }
 
   search(spec: SearchSpec): Promise<SearchPage> {
@@ -254,24 +274,41 @@ const SPLIT_WORD_COST = 3_000;
 /**
  * For the CamelCase tier, the later hump that may be initials (three letters or more) whose word costs least to read (its
  * rarest trigrams, as fuzzyTrigrams estimates them), when cheap: its word's trigram MATCH and the pairs of its reading as
- * initials (humpInitialsPairs). Every match holds the one or the other.
+ * initials (humpInitialsPairs). Every match holds the one or the other. `most`: how many candidates it may read at most.
  */
-function splitHump(humps: QueryHump[], stats: NameStats): { word: string; pairs: string[] } | undefined {
-  let best: { word: string; pairs: string[]; cost: number } | undefined;
+function splitHump(humps: QueryHump[], stats: NameStats): { word: string; pairs: string[]; most: number } | undefined {
+  let best: { word: string; pairs: string[]; cost: number; most: number } | undefined;
   for (const [i, hump] of humps.entries()) {
     if (i === 0 || !hump.initials || hump.text.length < 3) continue;
     const pairs = humpInitialsPairs(humps, i);
     // Each of the word's three rarest trigrams as a hump of its own: fuzzyTrigrams keeps those that lower the estimate.
-    const rare = pairs && fuzzyTrigrams(rarestTrigrams([hump.text], stats.trigram).map((pick) => pick.trigram), stats.trigram, stats.names());
+    const picks = rarestTrigrams([hump.text], stats.trigram);
+    const rare = pairs && fuzzyTrigrams(picks.map((pick) => pick.trigram), stats.trigram, stats.names());
     if (!pairs || !rare || rare.cost > SPLIT_WORD_COST || (best && best.cost <= rare.cost)) continue;
-    best = { word: rare.trigrams.map(phrase).join(' AND '), pairs, cost: rare.cost };
+    // At most: the names holding the word's rarest trigram (its trigrams come together: `upd` and `pda` in 23,000 kernel names),
+    // and those holding the rarest pair.
+    best = { word: rare.trigrams.map(phrase).join(' AND '), pairs, cost: rare.cost, most: picks[0].n + Math.min(...pairs.map((pair) => stats.pair(pair))) };
   }
-  return best && { word: best.word, pairs: best.pairs };
+  return best && { word: best.word, pairs: best.pairs, most: best.most };
 }
 
 /** An FTS5 query holding each pair (`"st" AND "sf"`). */
 export function pairsMatch(pairs: readonly string[]): string {
   return pairs.map(phrase).join(' AND ');
+}
+
+/** Pairs read from name_initials at most: the tier's checks test the rest. */
+const MATCH_PAIRS = 3;
+
+/**
+ * The MATCH of the rarest MATCH_PAIRS pairs (by NameStats.pair): FTS5 walks every list an AND names, and the
+ * dense ones of a common first initial cost more than the candidates they rule out (`BIF_CFG_DEV0_EPF5_0_...`:
+ * bc, bs, be, bd hold 185,862 to 246,424 names each; bf, bi and b0 alone leave few). The tier's WHERE tests
+ * every pair a match holds (the humps LIKE, the initials' LIKEs), so the candidates only grow, never the matches.
+ */
+function rarePairsMatch(pairs: readonly string[], stats: NameStats): string {
+  if (pairs.length <= MATCH_PAIRS) return pairsMatch(pairs);
+  return pairsMatch(pairs.map((pair) => ({ pair, n: stats.pair(pair) })).sort((a, b) => a.n - b.n).slice(0, MATCH_PAIRS).map((p) => p.pair));
 }
 
 /**
@@ -345,7 +382,7 @@ function tierSource(tier: MatchTier, spec: SearchSpec, stats: NameStats): TierSq
         base = {
           from: `(SELECT id FROM names WHERE first >= @hump0 AND first < @hump0End UNION SELECT rowid FROM name_initials WHERE name_initials MATCH @pairs) c
             CROSS JOIN names n ON n.id = c.id ${byName}`,
-          where, params: { pairs: pairsMatch(pairs.initials), hump0: humps[0].text, hump0End: prefixEnd(humps[0].text), ...params },
+          where, params: { pairs: rarePairsMatch(pairs.initials, stats), hump0: humps[0].text, hump0End: prefixEnd(humps[0].text), ...params },
         };
         break;
       }
@@ -354,16 +391,18 @@ function tierSource(tier: MatchTier, spec: SearchSpec, stats: NameStats): TierSq
       // names hold `dst` and `inc`) and names whose initials hold its letters too (cd AND cs AND ct AND ci AND cn AND cc: 111),
       // where the pairs of first letters alone hold 207,582 (cd).
       const split = (pairs || stats.firstHumpOver(first, PAIRS_FROM_NAMES)) ? splitHump(humps, stats) : undefined;
-      if (split) {
+      // Not when the pairs every match holds are fewer than the split's candidates may be (`FW_UPDATE_TYPE_DEFAULT`: 3,345
+      // names hold `fu`, 52 of them `ft` and `fd` too; `upd` and `pda`, 23,000).
+      if (split && !(pairs && Math.min(...pairs.both.map((pair) => stats.pair(pair))) < split.most)) {
         base = {
           from: `(SELECT rowid AS id FROM name_text WHERE name_text MATCH @splitWord UNION SELECT rowid FROM name_initials WHERE name_initials MATCH @splitPairs) c
             CROSS JOIN names n ON n.id = c.id ${byName}`,
-          where, params: { splitWord: split.word, splitPairs: pairsMatch(split.pairs), ...params },
+          where, params: { splitWord: split.word, splitPairs: rarePairsMatch(split.pairs, stats), ...params },
         };
         break;
       }
       if (pairs) {
-        base = { from: `name_initials CROSS JOIN names n ON n.id = name_initials.rowid ${byName}`, where: `name_initials MATCH @pairs AND ${where}`, params: { pairs: pairsMatch(pairs.both), ...params } };
+        base = { from: `name_initials CROSS JOIN names n ON n.id = name_initials.rowid ${byName}`, where: `name_initials MATCH @pairs AND ${where}`, params: { pairs: rarePairsMatch(pairs.both, stats), ...params } };
         break;
       }
       // Distinct names whose first hump starts with the query's (CROSS JOIN keeps that order), then their symbols.
