@@ -105,7 +105,13 @@ export function packSymbols(symbols: readonly IndexedSymbol[], file: string, see
 /** The parameters column: [{"name":…,"type":…}, …], those two keys in that order whatever the objects hold. */
 function parametersJson(parameters: readonly Parameter[]): string {
   if (parameters.length === 0) return '[]';
-  return JSON.stringify(parameters.map((p) => ({ name: p.name, type: p.type })));
+  // Written out (JSON.stringify of each string) rather than stringified objects made for it: the same text, less work.
+  let json = '[';
+  for (const p of parameters) {
+    if (typeof p.name !== 'string' || typeof p.type !== 'string') return JSON.stringify(parameters.map((q) => ({ name: q.name, type: q.type })));
+    json += `${json.length > 1 ? ',' : ''}{"name":${JSON.stringify(p.name)},"type":${JSON.stringify(p.type)}}`;
+  }
+  return `${json}]`;
 }
 
 /** The symbol_bases keys of a type: each base's last name segment, and the names its import aliases stand for. */
