@@ -691,7 +691,20 @@ export class SymbolIndex {
     /** Bytes of the files sent to the threads and not committed yet (UNWRITTEN_BYTES), and those of the batch. */
     let unwrittenBytes = 0;
     let batchBytes = 0;
-    let bytesWritten: () => void = () => undefined;
+    /**
+     * Wakes the loop below when a parse ends or a batch commits. One waiter at a time, not Promise.race over the tasks
+     * running: that added a reaction to each of up to PARSE_WINDOW pending promises per file sent (on the kernel's
+     * fs/ + include/, 7,806 files, the main thread's CPU in the parse + write phase went from 5.3-5.6 s to 3.5 s).
+     */
+    let wake: (() => void) | undefined;
+    const changed = (): void => {
+      const resolve = wake;
+      wake = undefined;
+      resolve?.();
+    };
+    const nextChange = (): Promise<void> => new Promise((resolve) => {
+      wake = resolve;
+    });
     const flush = (): void => {
       const updates = batch;
       const touches = touched;
@@ -716,7 +729,7 @@ export class SymbolIndex {
       })).finally(() => {
         unwritten -= symbols;
         unwrittenBytes -= bytes;
-        bytesWritten();
+        changed();
         // This batch is garbage once this callback returns: a large file's lump is collected before the next arrives.
         setImmediate(collectIfGrown);
       });
@@ -751,21 +764,22 @@ export class SymbolIndex {
     const running = new Set<Promise<void>>();
     for (const file of toParse) {
       if (this.closed) break;
-      while (running.size >= PARSE_WINDOW) await Promise.race(running);
+      while (running.size >= PARSE_WINDOW) await nextChange();
       while (unwritten > UNWRITTEN_SYMBOLS && !this.closed) {
         flush();
         await flushing;
       }
       // Sent and not committed: wait for a commit (or, when every file sent is parsed, commit what is parsed).
       while (unwrittenBytes > 0 && unwrittenBytes + file.size > UNWRITTEN_BYTES && !this.closed) {
-        const committed = new Promise<void>((resolve) => {
-          bytesWritten = resolve;
-        });
+        const next = nextChange();
         if (running.size === 0) flush();
-        await Promise.race([committed, ...running]);
+        await next;
       }
       unwrittenBytes += file.size;
-      const task: Promise<void> = parseOne(file).finally(() => running.delete(task));
+      const task: Promise<void> = parseOne(file).finally(() => {
+        running.delete(task);
+        changed();
+      });
       running.add(task);
     }
     await Promise.all(running);
