@@ -27,8 +27,12 @@ interface NameStats {
   trigram(trigram: string): number;
   /** How many names hold a pair of initials (initialPairs) in name_initials. */
   pair(pair: string): number;
+  /** Names holding the most common pair of this first initial, once readPairCounts read them all (else 0): a lower bound of the names of that initial. */
+  pairsOf(initial: string): number;
   /** Whether more than `n` names have a first hump starting with `prefix` (counted up to n + 1: a first hump of one letter spans 340,905 kernel names, 3 ms to count all). */
   firstHumpOver(prefix: string, n: number): boolean;
+  /** How many names have a first hump starting with `prefix`, once firstHumpOver found them no more than it asked (else that limit). */
+  firstHumpCount(prefix: string): number;
   /** Distinct names in all. */
   names(): number;
 }
@@ -60,6 +64,8 @@ export class SearchPlanner {
       this.remember(`l${prefix}`, limit);
       return counted > n;
     },
+    pairsOf: (initial) => this.statCounts.get(`m${initial}`) ?? 0,
+    firstHumpCount: (prefix) => this.statCounts.get(`f${prefix}`) ?? Infinity,
     names: () => this.statNames,
   };
 
@@ -117,7 +123,11 @@ export class SearchPlanner {
   readPairCounts(): void {
     this.checkStats();
     if (!this.vocab) this.makeVocab();
-    for (const [pair, names] of this.statements.get('SELECT term, doc FROM temp.name_pairs').raw().all() as Array<[string, number]>) this.remember(`p${pair}`, names);
+    for (const [pair, names] of this.statements.get('SELECT term, doc FROM temp.name_pairs').raw().all() as Array<[string, number]>) {
+      this.remember(`p${pair}`, names);
+      // The most common pair of each first initial (NameStats.pairsOf).
+      if (names > (this.statCounts.get(`m${pair[0]}`) ?? 0)) this.remember(`m${pair[0]}`, names);
+    }
   }
 
   search(spec: SearchSpec): Promise<SearchPage> {
@@ -287,7 +297,7 @@ function splitHump(humps: QueryHump[], stats: NameStats): { word: string; pairs:
     if (!pairs || !rare || rare.cost > SPLIT_WORD_COST || (best && best.cost <= rare.cost)) continue;
     // At most: the names holding the word's rarest trigram (its trigrams come together: `upd` and `pda` in 23,000 kernel names),
     // and those holding the rarest pair.
-    best = { word: rare.trigrams.map(phrase).join(' AND '), pairs, cost: rare.cost, most: picks[0].n + Math.min(...pairs.map((pair) => stats.pair(pair))) };
+    best = { word: rare.trigrams.map(phrase).join(' AND '), pairs, cost: rare.cost, most: picks[0].n + pairsEstimate(pairs, stats) };
   }
   return best && { word: best.word, pairs: best.pairs, most: best.most };
 }
@@ -307,8 +317,23 @@ const MATCH_PAIRS = 3;
  * every pair a match holds (the humps LIKE, the initials' LIKEs), so the candidates only grow, never the matches.
  */
 function rarePairsMatch(pairs: readonly string[], stats: NameStats): string {
-  if (pairs.length <= MATCH_PAIRS) return pairsMatch(pairs);
-  return pairsMatch(pairs.map((pair) => ({ pair, n: stats.pair(pair) })).sort((a, b) => a.n - b.n).slice(0, MATCH_PAIRS).map((p) => p.pair));
+  return pairsMatch(rarestPairs(pairs, stats).map((p) => p.pair));
+}
+
+/** The MATCH_PAIRS rarest of these pairs, with their counts, the rarest first. */
+function rarestPairs(pairs: readonly string[], stats: NameStats): Array<{ pair: string; n: number }> {
+  return pairs.map((pair) => ({ pair, n: stats.pair(pair) })).sort((a, b) => a.n - b.n).slice(0, MATCH_PAIRS);
+}
+
+/**
+ * How many names the MATCH of these pairs (rarePairsMatch) may hold: the rarest pair's names, each further pair
+ * keeping the share of them the pair holds of the names it could (those of the same first initial: at least as many
+ * as its most common pair), as if pairs came independently.
+ */
+function pairsEstimate(pairs: readonly string[], stats: NameStats): number {
+  const counted = rarestPairs(pairs, stats);
+  const initial = Math.max(1, stats.pairsOf(pairs[0]?.[0] ?? ''), ...pairs.map((pair) => stats.pair(pair)));
+  return counted.reduce((n, p, i) => (i === 0 ? p.n : n * Math.min(1, p.n / initial)), 0);
 }
 
 /**
@@ -378,22 +403,26 @@ function tierSource(tier: MatchTier, spec: SearchSpec, stats: NameStats): TierSq
       // Not when that range is long itself (249,994 kernel names start with `bif`: the pairs alone then, bc AND bd AND ... for
       // `BIF_CFG_DEV0_...`, 1,767 names).
       const pairs = first.length === 1 && stats.firstHumpOver(first, PAIRS_FROM_NAMES) ? camelPairs(humps) : undefined;
-      if (pairs?.initials && !stats.firstHumpOver(humps[0].text, UNION_FROM_NAMES)) {
-        base = {
-          from: `(SELECT id FROM names WHERE first >= @hump0 AND first < @hump0End UNION SELECT rowid FROM name_initials WHERE name_initials MATCH @pairs) c
-            CROSS JOIN names n ON n.id = c.id ${byName}`,
-          where, params: { pairs: rarePairsMatch(pairs.initials, stats), hump0: humps[0].text, hump0End: prefixEnd(humps[0].text), ...params },
-        };
-        break;
-      }
       // A long range (the pairs of a one-letter first hump, or a first hump like `mm` over 20,000 names): a later hump that may be
       // initials and holds a rare trigram splits the candidates in two short lists, names holding its word (`CC_DSTINC`: 45
       // names hold `dst` and `inc`) and names whose initials hold its letters too (cd AND cs AND ct AND ci AND cn AND cc: 111),
       // where the pairs of first letters alone hold 207,582 (cd).
       const split = (pairs || stats.firstHumpOver(first, PAIRS_FROM_NAMES)) ? splitHump(humps, stats) : undefined;
-      // Not when the pairs every match holds are fewer than the split's candidates may be (`FW_UPDATE_TYPE_DEFAULT`: 3,345
-      // names hold `fu`, 52 of them `ft` and `fd` too; `upd` and `pda`, 23,000).
-      if (split && !(pairs && Math.min(...pairs.both.map((pair) => stats.pair(pair))) < split.most)) {
+      // Of the range with the pairs, the split and the pairs every match holds, the one of fewest candidates as estimated
+      // (`B0_CMDREG2`: bc AND b0 hold some 60,000 names, cmdreg2's word or its initials' pairs few).
+      const union = pairs?.initials && !stats.firstHumpOver(humps[0].text, UNION_FROM_NAMES)
+        ? stats.firstHumpCount(humps[0].text) + pairsEstimate(pairs.initials, stats) : Infinity;
+      const splitting = split ? split.most : Infinity;
+      const both = pairs ? pairsEstimate(pairs.both, stats) : Infinity;
+      if (union < Infinity && union <= splitting && union <= both) {
+        base = {
+          from: `(SELECT id FROM names WHERE first >= @hump0 AND first < @hump0End UNION SELECT rowid FROM name_initials WHERE name_initials MATCH @pairs) c
+            CROSS JOIN names n ON n.id = c.id ${byName}`,
+          where, params: { pairs: rarePairsMatch(pairs!.initials!, stats), hump0: humps[0].text, hump0End: prefixEnd(humps[0].text), ...params },
+        };
+        break;
+      }
+      if (split && splitting <= both) {
         base = {
           from: `(SELECT rowid AS id FROM name_text WHERE name_text MATCH @splitWord UNION SELECT rowid FROM name_initials WHERE name_initials MATCH @splitPairs) c
             CROSS JOIN names n ON n.id = c.id ${byName}`,
