@@ -7,7 +7,7 @@ export const LanguageSchema = Type.Enum(LANGUAGE_IDS, { description: 'Language t
 export const SEARCH_LIMIT_DEFAULT = 50;
 export const SEARCH_LIMIT_MAX = 200;
 /** Search counts matches up to about this many; past it totalMatches is a lower bound (countsCapped). */
-export const COUNT_CAP = 1_000;
+export { COUNT_CAP } from '../src/index/count-cap.js';
 
 export const MatchTierSchema = Type.Union(
   [Type.Literal('exact'), Type.Literal('exact_case_insensitive'), Type.Literal('prefix'), Type.Literal('fuzzy'), Type.Literal('substring'), Type.Literal('signature')],

@@ -5,8 +5,8 @@
  * the decisions here are the same for every backend, so their totals, capped flags and pages are identical.
  */
 import { fuzzyPattern } from './ranking.js';
+import { COUNT_CAP } from './count-cap.js';
 import type { MatchTier, SearchHit, SearchPage, SearchSpec, StoredSymbol } from './store.js';
-import { COUNT_CAP } from './store.js';
 
 /** id, fwd, rank, name, file_id, nl, nc: what a tier is counted and ordered by. */
 export type NarrowRow = [number, number, number, string, number, number, number];
