@@ -56,6 +56,8 @@ export class SearchPlanner {
     pair: (pair) => this.stat(`p${pair}`, () => this.vocabCount('name_pairs', pair)),
     firstHumpOver: (prefix, n) => {
       const limit = Math.floor(n) + 1;
+      // A one-letter prefix: the names of its most common pair have first humps starting with it (no range counted; 2-10 ms for 20,001 kernel names).
+      if (prefix.length === 1 && (this.statCounts.get(`m${prefix}`) ?? 0) > n) return true;
       // Remembered as counted: exactly when below its limit, else as a lower bound.
       const known = this.statCounts.get(`f${prefix}`);
       if (known !== undefined && (known < this.statCounts.get(`l${prefix}`)! || known >= limit)) return known > n;
