@@ -9,7 +9,7 @@ import { fileIdFor, symbolIds } from '../ids.js';
 import { humpSegments, humpsOf, initialPairs, prefixEnd, rankOf } from '../ranking.js';
 import { signatureWords } from '../signature-words.js';
 import { signatureText } from '../sqlite/schema.js';
-import { baseKeys, symbolCount, symbolObjects } from '../symbol-codec.js';
+import { baseKeys, packedIds, symbolCount, symbolObjects } from '../symbol-codec.js';
 import type { BuildOutputDirectory, FileStamp, FileState, FileUpdate, PackageRef } from '../store.js';
 import type { Connection, PgValue, Queryable } from './connection.js';
 
@@ -175,7 +175,8 @@ export class PostgresWrites {
     let at = 0;
     batch.forEach((update, f) => {
       const symbols = symbolObjects(update.symbols);
-      const sids = symbolIds(update.file, symbols);
+      // The ids the parser thread packed with them (symbolIds of the same stored path), else worked out here.
+      const sids = 'packed' in update.symbols ? packedIds(update.symbols) : symbolIds(update.file, symbols);
       const external = update.external ? 1 : 0;
       symbols.forEach((symbol, i) => {
         const id = ids[at++];
