@@ -288,7 +288,7 @@ const SPLIT_WORD_COST = 3_000;
  * rarest trigrams, as fuzzyTrigrams estimates them), when cheap: its word's trigram MATCH and the pairs of its reading as
  * initials (humpInitialsPairs). Every match holds the one or the other. `most`: how many candidates it may read at most.
  */
-function splitHump(humps: QueryHump[], stats: NameStats): { word: string; pairs: string[]; most: number } | undefined {
+function splitHump(humps: QueryHump[], stats: NameStats): { word: string; pairs: string[]; cost: number; most: number } | undefined {
   let best: { word: string; pairs: string[]; cost: number; most: number } | undefined;
   for (const [i, hump] of humps.entries()) {
     if (i === 0 || !hump.initials || hump.text.length < 3) continue;
@@ -301,7 +301,7 @@ function splitHump(humps: QueryHump[], stats: NameStats): { word: string; pairs:
     // and those holding the rarest pair.
     best = { word: rare.trigrams.map(phrase).join(' AND '), pairs, cost: rare.cost, most: picks[0].n + pairsEstimate(pairs, stats) };
   }
-  return best && { word: best.word, pairs: best.pairs, most: best.most };
+  return best;
 }
 
 /** An FTS5 query holding each pair (`"st" AND "sf"`). */
