@@ -61,6 +61,8 @@ export async function createServices(options: CreateServicesOptions): Promise<Se
       await Promise.all([lsp.shutdown(), index.close(), stopRegexRunner()]);
     },
   };
+  // Searches are served from now on: on a large index the search threads start before the first search comes.
+  index.reader.serveSearches?.();
   // The first build runs in the background: answers meanwhile say they are partial.
   if (options.startIndex !== false) index.start();
   return services;

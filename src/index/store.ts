@@ -276,6 +276,12 @@ export interface SymbolReader {
   /** Backend, location, schema version and the last committed change. */
   storeInfo(): Promise<StoreInfo>;
   search(spec: SearchSpec): Promise<SearchPage>;
+  /**
+   * Serving begins (createServices: `plumb serve`, `plumb mcp`): start now what answers searches (the SQLite store's
+   * search threads, on an index large enough for them), so the first searches do not wait for it. A store without
+   * such a part omits it.
+   */
+  serveSearches?(): void;
   symbolById(id: string): Promise<StoredSymbol | undefined>;
   /** A file's symbols (stored path), in document order: by the start of their ranges, outer before inner. */
   symbolsInFile(file: string): Promise<StoredSymbol[]>;

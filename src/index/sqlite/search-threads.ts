@@ -2,8 +2,8 @@
  * Searches off the main thread: worker threads, each with its own read-only SQLite connection
  * (search-worker.ts), so a search of a common name never holds up /health or a cheap request, and
  * searches run on as many cores as there are threads. SQLite in WAL mode lets every connection read
- * while the main one writes; each search reads one snapshot. The threads start once the index is large
- * enough for a search to cost more than a message (THREADS_FROM_SYMBOLS); until a thread is ready, and
+ * while the main one writes; each search reads one snapshot. The threads start when serving begins (or at the first
+ * search) once the index is large enough for a search to cost more than a message (THREADS_FROM_SYMBOLS); until a thread is ready, and
  * for any search a thread could not answer, the main thread answers as before: the same SQL either way.
  */
 import { statSync } from 'node:fs';
@@ -39,6 +39,8 @@ export class SearchThreads {
   private readonly queue: Pending[] = [];
   private readonly running = new Map<number, { slot: Slot; pending: Pending }>();
   private nextId = 1;
+  /** Searches the threads answered (a page each), for tests and profiles. */
+  answered = 0;
   private crashes = 0;
   private closed = false;
   /** The thread reading the index file into the page cache (warmPageCache), while it runs. */
@@ -100,6 +102,7 @@ export class SearchThreads {
       this.running.delete(reply.id);
       slot.busy = Math.max(0, slot.busy - 1);
       if (slot.busy === 0) slot.worker.unref();
+      if ('page' in reply) this.answered++;
       entry?.pending.resolve('page' in reply ? reply.page : undefined);
       this.pump();
     });

@@ -22,7 +22,8 @@ export interface SqliteStoreOptions {
   file: string;
   /**
    * Threads answering searches (src/index/sqlite/search-threads.ts): by default one per core once the index holds
-   * THREADS_FROM_SYMBOLS symbols; 0 keeps every search on the calling thread; a number starts that many at the first search.
+   * THREADS_FROM_SYMBOLS symbols; 0 keeps every search on the calling thread; a number starts that many when serving begins
+   * (serveSearches) or at the first search.
    */
   searchThreads?: number;
 }
@@ -101,7 +102,12 @@ export class SqliteSymbolStore implements SymbolStore {
     return this.searches.pageAsync(spec, stamp, async () => (threads ? await threads.search(spec) : undefined) ?? this.planner.search(spec));
   }
 
-  /** The search threads, started at the first search on an index large enough for them (or as the options say). */
+  /** Serving begins: the search threads start now on an index large enough for them (or as the options say), not at the first search. */
+  serveSearches(): void {
+    this.searchThreads();
+  }
+
+  /** The search threads, started when serving begins or at the first search, on an index large enough for them (or as the options say). */
   private searchThreads(): SearchThreads | undefined {
     if (this.threads || this.threadCount === 0 || !this.db.open) return this.threads;
     if (this.threadCount === undefined && ((this.maxSymbolId.get() as number | null) ?? 0) < THREADS_FROM_SYMBOLS) return undefined;
