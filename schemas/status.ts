@@ -65,6 +65,10 @@ export const IndexStatus = Type.Object({
   notIndexed: Type.Optional(NotIndexed),
   pendingChanges: Type.Integer({ description: 'Changed files and directories not indexed yet: noted during a build, or held after a failed attempt (the store unavailable) and tried again with backoff until it succeeds' }),
   pendingError: Type.Optional(Type.String({ description: 'Why the last attempt at the pending changes failed' })),
+  words: Type.Object({
+    state: Type.Enum(['reading', 'ready', 'off'], { description: '`reading`: its thread is reading files the index changed or holds but it does not cover yet; `ready`: up to date with the index as last asked; `off`: its database could not be opened' }),
+    files: Type.Integer({ description: 'Files it covers: read at the size and modification time the index holds for them' }),
+  }, { description: 'The word index beside the index: which files hold which words. Syntactic usages and callers read only the files it does not show without the name (every file it does not cover is read)' }),
 });
 
 export const StoreStatus = Type.Object({

@@ -68,6 +68,7 @@ export const UsagesResponse = Type.Object({
   }),
   server: ServerOutcome,
   filesScanned: Type.Optional(Type.Integer({ description: 'Syntactic usages: files read for the name' })),
+  filesPassedOver: Type.Optional(Type.Integer({ description: 'Syntactic usages: files of the language family not read, since the word index read them and found no word of the name (`/status` index.words)' })),
   droppedIgnored: Type.Integer({ description: 'References the server gave in files the workspace ignores (dependencies, build output, .gitignore) or outside every root: left out' }),
 });
 export type UsagesResponse = Static<typeof UsagesResponse>;

@@ -8,6 +8,7 @@ export function statusMarkdown(status: StatusResponse): string {
     '',
     `Root: \`${status.root}\``,
     `Index: ${index.state}, ${index.filesIndexed}/${index.filesTotal} files, ${index.symbols} symbols${pendingText(index)}`,
+    `Word index: ${index.words.state}, ${index.words.files} files covered`,
     storeLine(status.store),
     ...notIndexedLines(index.notIndexed),
     '',

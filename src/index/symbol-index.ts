@@ -20,6 +20,7 @@ import type { StoreStatus } from '../../schemas/status.js';
 import { moduleOf, packageDirectoryCheck, type PackageDirectoryCheck } from './modules.js';
 import { RootFilter, storedPath, walkRoot, walkRoots, type IndexRoot, type WalkedFile, type WalkResult } from './walker.js';
 import { DirectoryWatcher } from './watcher.js';
+import { WordIndex } from './words.js';
 import { BUILD_OUTPUT_NAMES, mayMarkBuildOutput } from './build-output.js';
 import { isInside } from '../workspace.js';
 import { languageOfPath } from '../languages/index.js';
@@ -146,6 +147,8 @@ export class SymbolIndex {
   readonly reader: SymbolReader;
   private readonly store: SymbolStore;
   readonly databaseFile: string;
+  /** Which files hold which words (words.ts): what the syntactic answers that read the tree for a name read. */
+  readonly words: WordIndex;
   private readonly options: SymbolIndexOptions;
   private readonly logger: IndexLogger;
   private readonly progressValue: IndexProgress = { state: 'building', filesIndexed: 0, filesTotal: 0, symbols: 0 };
@@ -194,6 +197,7 @@ export class SymbolIndex {
     this.reader = store;
     this.databaseFile = databaseFile;
     this.logger = options.logger ?? SILENT;
+    this.words = WordIndex.open(databaseFile, options.root, () => store.indexedFileInfos({}), (message) => this.logger.warn(message));
   }
 
   /**
@@ -211,7 +215,10 @@ export class SymbolIndex {
     index.progressValue.filesTotal = counts.files;
     // The last build finished: the index is whole from the start (start() refreshes the files changed since, as the
     // watcher would, without making every answer partial meanwhile). One killed mid-build recorded 'building'.
-    if (info?.build?.state === 'ready' && counts.files > 0) index.progressValue.state = 'ready';
+    if (info?.build?.state === 'ready' && counts.files > 0) {
+      index.progressValue.state = 'ready';
+      index.words.update();
+    }
     return index;
   }
 
@@ -388,6 +395,7 @@ export class SymbolIndex {
     this.pool = undefined;
     await this.writing.catch(() => undefined);
     await this.building?.catch(() => undefined);
+    await this.words.close();
     await this.store.close();
   }
 
@@ -492,7 +500,10 @@ export class SymbolIndex {
     // The files first: once a directory is listed as build output, what it held is out of the index.
     if (updates.length > 0 || removed.size > 0) await this.serialized(() => this.store.write(updates, [...removed]));
     if (outputs.length > 0 || cleared.length > 0) await this.serialized(() => this.store.recordBuildOutput(outputs, cleared));
-    if (updates.length > 0 || removed.size > 0) await this.refreshCounts();
+    if (updates.length > 0 || removed.size > 0) {
+      await this.refreshCounts();
+      this.words.update();
+    }
   }
 
   /**
@@ -671,6 +682,7 @@ export class SymbolIndex {
     await this.refreshCounts();
     await this.serialized(() => this.store.recordBuild('ready', walk.files.length));
     this.setProgress({ state: 'ready', filesIndexed: walk.files.length, filesTotal: walk.files.length });
+    this.words.update();
     summary.symbols = this.progressValue.symbols;
     summary.elapsedMs = Math.round(performance.now() - started);
     this.logger.info(`index ready: ${summary.filesTotal} files (${summary.filesParsed} parsed, ${summary.filesReused} reused, ${summary.filesRemoved} removed), ${summary.symbols} symbols in ${summary.elapsedMs} ms`);

@@ -17,7 +17,7 @@ import {
 import type { Position } from '../../schemas/common.js';
 import { invalidParameter } from '../errors.js';
 import { stripBom } from '../files.js';
-import type { StoredSymbol } from '../index/store.js';
+import type { IndexedFileInfo, StoredSymbol } from '../index/store.js';
 import { fromLspPosition, toLspPosition } from '../lsp/convert.js';
 import type { Services } from '../services.js';
 import { callsIn, type CallHit } from '../syntax/calls.js';
@@ -292,13 +292,13 @@ class CallContext {
     const walk: Walk = { found: [], omitted: 0, notes: [] };
     const started = performance.now();
     // Each file in the language the index read it in: a `.h` the index decided is C is parsed as C.
-    const scanned: string[] = [];
+    const scanned: IndexedFileInfo[] = [];
     for (const info of await this.services.index.reader.indexedFileInfos({})) {
       if (!sameFamily(info.language, target.symbol.language) || !languageById(info.language)) continue;
       this.languages.set(info.file, info.language);
-      scanned.push(info.file);
+      scanned.push(info);
     }
-    scanned.sort();
+    scanned.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     const seen = new Set<string>(target.places.map((p) => p.id));
     let level: Array<{ symbol: StoredSymbol; via?: { id?: string; name: string } }> = [{ symbol: target.symbol }];
     for (let d = 1; d <= depth && level.length > 0; d++) {
@@ -311,7 +311,9 @@ class CallContext {
         const name = callName(callee);
         const via = d > 1 ? { id: callee.id, name: callee.qualifiedName || callee.name } : undefined;
         const byCaller = new Map<string, Found>();
-        for (const file of await this.filesMentioning(scanned, name, started, walk)) {
+        // Only the files the word index does not show without the name are read.
+        const mentioning = this.services.index.words.narrow(scanned, name).files.map((info) => info.file);
+        for (const file of await this.filesMentioning(mentioning, name, started, walk)) {
           const hits = [...(await this.callsOf(file, walk) ?? []).filter((hit) => hit.name === name), ...await this.pointersTo(file, name)];
           for (const hit of hits) {
             const caller = await this.symbolAt(file, { line: hit.line, column: hit.column }, false);

@@ -6,7 +6,7 @@ export async function readStatus(services: Services): Promise<StatusResponse> {
   // The store's answer first: what the index leaves out comes with it.
   const store = await services.index.storeStatus();
   const notIndexed = services.index.notIndexed();
-  const index = { ...services.index.status(), ...services.index.pending(), ...(notIndexed ? { notIndexed } : {}) };
+  const index = { ...services.index.status(), ...services.index.pending(), ...(notIndexed ? { notIndexed } : {}), words: services.index.words.status() };
   return {
     ready: index.state === 'ready',
     root: services.workspace.root,

@@ -43,6 +43,7 @@ interface Found {
   reason?: string;
   partial?: { reason: string };
   filesScanned?: number;
+  filesPassedOver?: number;
   droppedIgnored: number;
 }
 
@@ -81,7 +82,7 @@ export async function findUsages(services: Services, query: UsagesQuery, signal?
     source: found.source,
     precision: found.precision,
     server: found.server,
-    ...(found.filesScanned !== undefined ? { filesScanned: found.filesScanned } : {}),
+    ...(found.filesScanned !== undefined ? { filesScanned: found.filesScanned, filesPassedOver: found.filesPassedOver ?? 0 } : {}),
     droppedIgnored: found.droppedIgnored,
     elapsedMs: elapsedMs(started),
   };
@@ -117,7 +118,7 @@ async function checkedAgainstSource(services: Services, session: ServerSession, 
   const matches = `identifier matches of '${symbol.name}' (not in comments or strings; other symbols with the same name are included)`;
   const scan = await syntactic(services, symbol, userOnly, matches, signal);
   const partial = [answer.partial?.reason, scan.partial?.reason].filter((r): r is string => Boolean(r));
-  const common = { filesScanned: scan.filesScanned, droppedIgnored: answer.droppedIgnored, ...(partial.length > 0 ? { partial: { reason: partial.join('; ') } } : {}) };
+  const common = { filesScanned: scan.filesScanned, filesPassedOver: scan.filesPassedOver, droppedIgnored: answer.droppedIgnored, ...(partial.length > 0 ? { partial: { reason: partial.join('; ') } } : {}) };
   if (unparsed) {
     session.outcome.reason = unparsed;
     const reason = `${unparsed}: its ${answer.hits.length} reference${answer.hits.length === 1 ? '' : 's'} are merged with the ${matches}`;
@@ -173,10 +174,11 @@ async function semantic(services: Services, conversation: ServerConversation, se
 async function syntactic(services: Services, symbol: StoredSymbol, userOnly: boolean, reason: string, signal?: AbortSignal): Promise<Found> {
   // Each file in the language the index read it in: a `.h` the index decided is C (header-language.ts) is read as C.
   const languages = new Map<string, LanguageId>();
-  for (const info of await services.index.reader.indexedFileInfos(userOnly ? { userOnly } : {})) {
-    if (sameFamily(info.language, symbol.language) && languageById(info.language)) languages.set(info.file, info.language);
-  }
-  const files = [...languages.keys()].sort();
+  const family = (await services.index.reader.indexedFileInfos(userOnly ? { userOnly } : {})).filter((info) => sameFamily(info.language, symbol.language) && languageById(info.language));
+  for (const info of family) languages.set(info.file, info.language);
+  // Only the files the word index does not show without the name are read (all of them for a name that is not a plain word).
+  const narrowed = services.index.words.narrow(family, symbol.name);
+  const files = narrowed.files.map((info) => info.file).sort();
   const hits: Hit[] = [];
   // Files that could not be read (too large, a link leading out of the workspace) are said, not dropped silently.
   const unread: string[] = [];
@@ -196,7 +198,7 @@ async function syntactic(services: Services, symbol: StoredSymbol, userOnly: boo
   const partial = unread.length > 0
     ? { reason: `${unread.length} file${unread.length === 1 ? ' was' : 's were'} not read: ${unread.sort().slice(0, 5).join('; ')}${unread.length > 5 ? '; ...' : ''}` }
     : undefined;
-  return { hits, source: 'index', precision: 'syntactic', reason, ...(partial ? { partial } : {}), filesScanned: files.length, droppedIgnored: 0 };
+  return { hits, source: 'index', precision: 'syntactic', reason, ...(partial ? { partial } : {}), filesScanned: files.length, filesPassedOver: narrowed.passedOver, droppedIgnored: 0 };
 }
 
 function cancelled(): PlumbError {

@@ -8,7 +8,7 @@ const status: StatusResponse = {
   version: '0.1.0',
   uptimeMs: 1000,
   requestsCancelled: 0,
-  index: { state: 'building', filesIndexed: 120, filesTotal: 3000, symbols: 4567, pendingChanges: 0 },
+  index: { state: 'building', filesIndexed: 120, filesTotal: 3000, symbols: 4567, pendingChanges: 0, words: { state: 'reading', files: 80 } },
   store: { backend: 'sqlite', location: '/cache/repo-1/index.sqlite', schemaVersion: 12, workspace: null, readOnly: false, reachable: true, version: 3, lastUpdate: '2026-11-23T10:00:00.000Z', behind: 0 },
   servers: [
     { language: 'cpp', command: 'clangd-19 --background-index', pid: 42, state: 'indexing', progress: { percent: 37.6, message: '12/40' }, restarts: 0, uptimeMs: 900, compileDatabase: { path: '/cache/cdb/compile_commands.json', synthesized: true } },
@@ -20,6 +20,7 @@ t.test('status: the index\'s progress, a row per server, the compile database', 
   const text = statusMarkdown(status);
   t.match(text, /^# plumb 0\.1\.0 — building the index\n/);
   t.match(text, /^Index: building, 120\/3000 files, 4567 symbols$/m);
+  t.match(text, /^Word index: reading, 80 files covered$/m);
   t.match(text, /^\| cpp \| indexing \| 38% 12\/40 \| 42 \| 0 \| clangd-19 --background-index \|$/m);
   t.match(text, /^\| python \| stopped \|  \|  \| 1 \| pyright-langserver --stdio \|$/m);
   t.match(text, /compile_commands\.json for cpp: `\/cache\/cdb\/compile_commands\.json` \(synthesized by plumb\)/);

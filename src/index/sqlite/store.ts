@@ -62,6 +62,7 @@ export class SqliteSymbolStore implements SymbolStore {
   private threads: SearchThreads | undefined;
   private readonly threadCount: number | undefined;
   private readonly maxSymbolId: Database.Statement;
+  private fileInfos: { stamp: string; infos: IndexedFileInfo[] } | undefined;
 
   private constructor(db: Database.Database, file: string, threadCount: number | undefined) {
     this.db = db;
@@ -139,8 +140,14 @@ export class SqliteSymbolStore implements SymbolStore {
     return this.queries.indexedFiles();
   }
 
+  /**
+   * Kept until the next change (the last filter asked): the syntactic answers that read the tree for a name ask for
+   * every file each time, 55,000 rows on the kernel (about 100 ms) against the few files the word index leaves them.
+   */
   async indexedFileInfos(filter: FileFilter): Promise<IndexedFileInfo[]> {
-    return this.queries.indexedFileInfos(filter);
+    const stamp = `${this.changes}:${this.dataVersion.get() as number}:${JSON.stringify(filter)}`;
+    if (this.fileInfos?.stamp !== stamp) this.fileInfos = { stamp, infos: this.queries.indexedFileInfos(filter) };
+    return this.fileInfos.infos.slice();
   }
 
   async listPackages(): Promise<PackageInfo[]> {

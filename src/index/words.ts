@@ -1,0 +1,249 @@
+/**
+ * The word index: which indexed files hold which words (maximal runs of ASCII letters, digits and `_`), so that the
+ * syntactic answers that read the tree for a name (usages' fallback, syntactic callers) read only the files holding
+ * it, not every file of the language family: on the kernel 55,000 files, 1.3 GB, for each name asked.
+ *
+ * It lives in a database of its own beside the index (`words.sqlite`), whatever the store (a team's replicas keep
+ * one each, from the files on their disk), and is filled in a thread of its own (words-worker.ts) after the index is
+ * ready, then kept up with the index's changes. A file counts as covered only while the word index read it at the
+ * size and modification time the index holds for it; every other file (not read yet, changed since, too large,
+ * unreadable) is read as before. So the word index only ever leaves out files it read and found without the name:
+ * the answers are those of reading every file, sooner.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { workerScript } from './worker-script.js';
+
+/** The files the word index has read, with the stamp they had (id = the words row). */
+export const WORDS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS word_files (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime REAL NOT NULL);
+CREATE VIRTUAL TABLE IF NOT EXISTS words USING fts5 (text, tokenize = "ascii tokenchars '_'", content = '', contentless_delete = 1, detail = none);
+`;
+/** Bump when what a words row holds changes: a mismatch starts the database afresh. */
+export const WORDS_VERSION = 1;
+
+/** Names the word index can answer for: ASCII identifiers (anything else is looked for in every file). */
+const WORD = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A file as the index holds it. */
+export interface WordFile {
+  file: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** To the thread: files to read (stored path, absolute path, the index's stamp) and stored paths to drop. */
+export interface WordsJob {
+  read: Array<{ file: string; absolute: string; size: number; mtimeMs: number }>;
+  drop: string[];
+}
+/** From the thread, after each commit: the files now covered (and their stamps), the ones no longer, and at the end `done`. */
+export type WordsReply =
+  | { covered: Array<WordFile & { id: number }>; uncovered: string[] }
+  | { done: true; read: number; bytes: number; ms: number }
+  | { error: string };
+
+export interface WordIndexStatus {
+  /** `reading`: the thread is bringing it up to date; `ready`: idle; `off`: it could not be opened (everything is read). */
+  state: 'reading' | 'ready' | 'off';
+  /** Files it covers at the index's stamp. */
+  files: number;
+}
+
+/**
+ * A run of ASCII letters, digits and `_` is a word; a leading run of digits is not part of one (`12foo` holds `foo`,
+ * as a lexer that reads a number then a name would). Every other byte (a non-ASCII one too) separates words. Returns
+ * the text the full-text table tokenizes: `bytes` with every separator made a space (in place).
+ */
+export function wordText(bytes: Buffer): string {
+  let inWord = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if ((b >= 97 && b <= 122) || (b >= 65 && b <= 90) || b === 95) {
+      inWord = true;
+    } else if (b >= 48 && b <= 57) {
+      if (!inWord) bytes[i] = 32;
+    } else {
+      if (b !== 32) bytes[i] = 32;
+      inWord = false;
+    }
+  }
+  return bytes.toString('latin1');
+}
+
+/** Whether the word index can narrow a search for `name`. */
+export function isWord(name: string): boolean {
+  return WORD.test(name);
+}
+
+export class WordIndex {
+  private readonly db: Database.Database | undefined;
+  /** What the database covers: stored path → stamp read at. */
+  private readonly covered = new Map<string, { size: number; mtimeMs: number }>();
+  private readonly match: Database.Statement | undefined;
+  private readonly idOf = new Map<number, string>();
+  private thread: Worker | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private again = false;
+  private closed = false;
+  /** Files the thread could not cover, at the stamp it tried: not tried again until they change. */
+  private readonly failed = new Map<string, string>();
+  private lastRun: { read: number; bytes: number; ms: number } | undefined;
+
+  private constructor(
+    private readonly file: string,
+    private readonly root: string,
+    private readonly files: () => Promise<WordFile[]>,
+    private readonly warn: (message: string) => void,
+  ) {
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+      this.db = openWords(file);
+      for (const row of this.db.prepare('SELECT id, path, size, mtime FROM word_files').all() as Array<{ id: number; path: string; size: number; mtime: number }>) {
+        this.covered.set(row.path, { size: row.size, mtimeMs: row.mtime });
+        this.idOf.set(row.id, row.path);
+      }
+      this.match = this.db.prepare('SELECT rowid FROM words WHERE words MATCH ?').pluck();
+    } catch (error) {
+      this.warn(`word index: ${file} could not be opened, every file is read for syntactic answers: ${error instanceof Error ? error.message : String(error)}`);
+      this.db = undefined;
+    }
+  }
+
+  /**
+   * The word index beside an index database; `files` lists what the index holds (read when it is brought up to date).
+   * Stored paths are relative to `root` unless absolute (an extra root's).
+   */
+  static open(indexFile: string, root: string, files: () => Promise<WordFile[]>, warn: (message: string) => void): WordIndex {
+    return new WordIndex(path.join(path.dirname(indexFile), 'words.sqlite'), root, files, warn);
+  }
+
+  status(): WordIndexStatus {
+    return { state: !this.db ? 'off' : this.thread ? 'reading' : 'ready', files: this.covered.size };
+  }
+
+  /** The last update's figures (files read, bytes, milliseconds); for the bench. */
+  lastUpdate(): { read: number; bytes: number; ms: number } | undefined {
+    return this.lastRun;
+  }
+
+  /**
+   * Of `files` (the index's, in the caller's order), those that may hold `name` as a word: every file the word index
+   * does not cover at its index stamp, and the covered ones that hold it (letter case aside). `passedOver` is how many
+   * were left out. A name that is not an ASCII identifier, or no word index, leaves every file in.
+   */
+  narrow<T extends WordFile>(files: readonly T[], name: string): { files: T[]; passedOver: number } {
+    if (!this.db || !this.match || this.closed || !isWord(name)) return { files: [...files], passedOver: 0 };
+    let holding: Set<string | undefined> | undefined;
+    const out: T[] = [];
+    let stale = false;
+    for (const file of files) {
+      const stamp = this.covered.get(file.file);
+      if (!stamp || stamp.size !== file.size || stamp.mtimeMs !== file.mtimeMs) {
+        if (this.failed.get(file.file) !== stampKey(file)) stale = true;
+        out.push(file);
+        continue;
+      }
+      holding ??= new Set((this.match.all(`"${name}"`) as number[]).map((id) => this.idOf.get(id)));
+      if (holding.has(file.file)) out.push(file);
+    }
+    if (stale) this.update();
+    return { files: out, passedOver: files.length - out.length };
+  }
+
+  /** Brings the word index up to the index's files soon (after the index changed); one pass at a time. */
+  update(delayMs = 1000): void {
+    if (!this.db || this.closed) return;
+    if (this.thread) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.run().catch((error: unknown) => this.warn(`word index: ${error instanceof Error ? error.message : String(error)}`));
+    }, delayMs);
+    this.timer.unref?.();
+  }
+
+  /** Resolves once no pass is running or due (tests, the bench). */
+  async settled(): Promise<void> {
+    while (!this.closed && (this.thread || this.timer)) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
+  private async run(): Promise<void> {
+    if (this.closed || this.thread) return;
+    const files = await this.files();
+    const listed = new Set<string>();
+    const job: WordsJob = { read: [], drop: [] };
+    for (const file of files) {
+      listed.add(file.file);
+      const stamp = this.covered.get(file.file);
+      if (stamp && stamp.size === file.size && stamp.mtimeMs === file.mtimeMs) continue;
+      if (this.failed.get(file.file) === stampKey(file)) continue;
+      job.read.push({ ...file, absolute: path.isAbsolute(file.file) ? file.file : path.join(this.root, file.file) });
+    }
+    for (const file of this.covered.keys()) if (!listed.has(file)) job.drop.push(file);
+    if (job.read.length === 0 && job.drop.length === 0 || this.closed) return;
+    const tried = new Map(job.read.map((f) => [f.file, stampKey(f)]));
+    await new Promise<void>((resolve) => {
+      const { script, options } = workerScript(import.meta.url, 'words-worker', { workerData: { file: this.file, job } });
+      const thread = new Worker(script, options);
+      this.thread = thread;
+      thread.unref();
+      thread.on('message', (reply: WordsReply) => {
+        if ('covered' in reply) {
+          for (const file of reply.covered) {
+            this.covered.set(file.file, { size: file.size, mtimeMs: file.mtimeMs });
+            this.idOf.set(file.id, file.file);
+            tried.delete(file.file);
+          }
+          for (const file of reply.uncovered) this.covered.delete(file);
+        } else if ('done' in reply) {
+          this.lastRun = { read: reply.read, bytes: reply.bytes, ms: reply.ms };
+        } else {
+          this.warn(`word index: ${reply.error}`);
+        }
+      });
+      thread.on('error', (error) => this.warn(`word index: ${error.message}`));
+      thread.on('exit', () => {
+        this.thread = undefined;
+        resolve();
+      });
+    });
+    // Files read but not covered (too large, unreadable, changed while read) wait for their next change.
+    for (const [file, key] of tried) this.failed.set(file, key);
+    if (this.again && !this.closed) {
+      this.again = false;
+      this.update(0);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.thread?.terminate();
+    this.db?.close();
+  }
+}
+
+function stampKey(file: WordFile): string {
+  return `${file.size}:${file.mtimeMs}`;
+}
+
+/** Opens (or starts afresh) the word index's database. */
+export function openWords(file: string): Database.Database {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  if (db.pragma('user_version', { simple: true }) !== WORDS_VERSION) {
+    db.exec('DROP TABLE IF EXISTS words; DROP TABLE IF EXISTS word_files;');
+    db.pragma(`user_version = ${WORDS_VERSION}`);
+  }
+  db.pragma('synchronous = NORMAL');
+  db.exec(WORDS_SCHEMA);
+  return db;
+}
