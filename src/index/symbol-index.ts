@@ -215,10 +215,7 @@ export class SymbolIndex {
     index.progressValue.filesTotal = counts.files;
     // The last build finished: the index is whole from the start (start() refreshes the files changed since, as the
     // watcher would, without making every answer partial meanwhile). One killed mid-build recorded 'building'.
-    if (info?.build?.state === 'ready' && counts.files > 0) {
-      index.progressValue.state = 'ready';
-      index.words.update();
-    }
+    if (info?.build?.state === 'ready' && counts.files > 0) index.progressValue.state = 'ready';
     return index;
   }
 
@@ -682,7 +679,10 @@ export class SymbolIndex {
     await this.refreshCounts();
     await this.serialized(() => this.store.recordBuild('ready', walk.files.length));
     this.setProgress({ state: 'ready', filesIndexed: walk.files.length, filesTotal: walk.files.length });
-    this.words.update();
+    // Not after a restart that changed nothing on a word index that covers every file: listing the files to compare
+    // is some 100 ms of the main thread on the kernel, among the first searches. A file touched since is found stale
+    // by the first answer that asks (WordIndex.narrow) and read then.
+    if (summary.filesParsed + summary.filesRemoved > 0 || !this.words.knows(walk.files.length)) this.words.update();
     summary.symbols = this.progressValue.symbols;
     summary.elapsedMs = Math.round(performance.now() - started);
     this.logger.info(`index ready: ${summary.filesTotal} files (${summary.filesParsed} parsed, ${summary.filesReused} reused, ${summary.filesRemoved} removed), ${summary.symbols} symbols in ${summary.elapsedMs} ms`);

@@ -24,32 +24,34 @@ try {
   // A first pass's words are merged once at its end, not four segments at a time as they come.
   const bulk = job.read.length >= BULK_FILES;
   if (bulk) db.exec("INSERT INTO words (words, rank) VALUES ('automerge', 0)");
-  const idOf = db.prepare('SELECT id FROM word_files WHERE path = ?').pluck();
+  const rowOf = db.prepare('SELECT id, covered FROM word_files WHERE path = ?');
   const dropWords = db.prepare('DELETE FROM words WHERE rowid = ?');
   const dropFile = db.prepare('DELETE FROM word_files WHERE id = ?');
-  const addFile = db.prepare('INSERT INTO word_files (path, size, mtime) VALUES (?, ?, ?)');
+  const addFile = db.prepare('INSERT INTO word_files (path, size, mtime, covered) VALUES (?, ?, ?, ?)');
   const addWords = db.prepare('INSERT INTO words (rowid, text) VALUES (?, ?)');
   const drop = (path: string): void => {
-    const id = idOf.get(path) as number | undefined;
-    if (id === undefined) return;
-    dropWords.run(id);
-    dropFile.run(id);
+    const row = rowOf.get(path) as { id: number; covered: number } | undefined;
+    if (!row) return;
+    if (row.covered === 1) dropWords.run(row.id);
+    dropFile.run(row.id);
   };
   let covered: Array<WordFile & { id: number }> = [];
-  let uncovered: string[] = [];
+  let uncovered: WordFile[] = [];
+  let dropped: string[] = [];
   let pending = 0;
   let bytes = 0;
   let read = 0;
   const commit = db.transaction((work: () => void) => work());
   const flush = (): void => {
-    if (covered.length > 0 || uncovered.length > 0) reply({ covered, uncovered });
+    if (covered.length > 0 || uncovered.length > 0 || dropped.length > 0) reply({ covered, uncovered, dropped });
     covered = [];
     uncovered = [];
+    dropped = [];
     pending = 0;
   };
   commit(() => {
     for (const path of job.drop) drop(path);
-    uncovered.push(...job.drop);
+    dropped.push(...job.drop);
   });
   flush();
   let i = 0;
@@ -60,10 +62,12 @@ try {
         const text = readWords(target.absolute, target.size, target.mtimeMs);
         drop(target.file);
         if (text === undefined) {
-          uncovered.push(target.file);
+          // Known not to be covered at this stamp: not tried again until it changes.
+          addFile.run(target.file, target.size, target.mtimeMs, 0);
+          uncovered.push({ file: target.file, size: target.size, mtimeMs: target.mtimeMs });
           continue;
         }
-        const id = Number(addFile.run(target.file, target.size, target.mtimeMs).lastInsertRowid);
+        const id = Number(addFile.run(target.file, target.size, target.mtimeMs, 1).lastInsertRowid);
         addWords.run(id, text);
         covered.push({ file: target.file, size: target.size, mtimeMs: target.mtimeMs, id });
         pending += text.length;

@@ -16,13 +16,16 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { workerScript } from './worker-script.js';
 
-/** The files the word index has read, with the stamp they had (id = the words row). */
+/**
+ * The files the word index has read, with the index's stamp they had (id = the words row), and those it could not
+ * cover at that stamp (covered = 0: too large, unreadable, changed while read), left to be read by the answers.
+ */
 export const WORDS_SCHEMA = `
-CREATE TABLE IF NOT EXISTS word_files (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS word_files (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime REAL NOT NULL, covered INTEGER NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS words USING fts5 (text, tokenize = "ascii tokenchars '_'", content = '', contentless_delete = 1, detail = none);
 `;
 /** Bump when what a words row holds changes: a mismatch starts the database afresh. */
-export const WORDS_VERSION = 1;
+export const WORDS_VERSION = 2;
 
 /** Names the word index can answer for: ASCII identifiers (anything else is looked for in every file). */
 const WORD = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -41,7 +44,7 @@ export interface WordsJob {
 }
 /** From the thread, after each commit: the files now covered (and their stamps), the ones no longer, and at the end `done`. */
 export type WordsReply =
-  | { covered: Array<WordFile & { id: number }>; uncovered: string[] }
+  | { covered: Array<WordFile & { id: number }>; uncovered: WordFile[]; dropped: string[] }
   | { done: true; read: number; bytes: number; ms: number }
   | { error: string };
 
@@ -101,7 +104,11 @@ export class WordIndex {
     try {
       mkdirSync(path.dirname(file), { recursive: true });
       this.db = openWords(file);
-      for (const row of this.db.prepare('SELECT id, path, size, mtime FROM word_files').all() as Array<{ id: number; path: string; size: number; mtime: number }>) {
+      for (const row of this.db.prepare('SELECT id, path, size, mtime, covered FROM word_files').all() as Array<{ id: number; path: string; size: number; mtime: number; covered: number }>) {
+        if (row.covered === 0) {
+          this.failed.set(row.path, stampKey({ file: row.path, size: row.size, mtimeMs: row.mtime }));
+          continue;
+        }
         this.covered.set(row.path, { size: row.size, mtimeMs: row.mtime });
         this.idOf.set(row.id, row.path);
       }
@@ -118,6 +125,11 @@ export class WordIndex {
    */
   static open(indexFile: string, root: string, files: () => Promise<WordFile[]>, warn: (message: string) => void): WordIndex {
     return new WordIndex(path.join(path.dirname(indexFile), 'words.sqlite'), root, files, warn);
+  }
+
+  /** Whether it has read, or tried to read, as many files as the index holds (a restart that changed nothing need not compare). */
+  knows(files: number): boolean {
+    return this.covered.size + this.failed.size === files;
   }
 
   status(): WordIndexStatus {
@@ -185,9 +197,8 @@ export class WordIndex {
       if (this.failed.get(file.file) === stampKey(file)) continue;
       job.read.push({ ...file, absolute: path.isAbsolute(file.file) ? file.file : path.join(this.root, file.file) });
     }
-    for (const file of this.covered.keys()) if (!listed.has(file)) job.drop.push(file);
+    for (const file of new Set([...this.covered.keys(), ...this.failed.keys()])) if (!listed.has(file)) job.drop.push(file);
     if (job.read.length === 0 && job.drop.length === 0 || this.closed) return;
-    const tried = new Map(job.read.map((f) => [f.file, stampKey(f)]));
     await new Promise<void>((resolve) => {
       const { script, options } = workerScript(import.meta.url, 'words-worker', { workerData: { file: this.file, job } });
       const thread = new Worker(script, options);
@@ -198,9 +209,16 @@ export class WordIndex {
           for (const file of reply.covered) {
             this.covered.set(file.file, { size: file.size, mtimeMs: file.mtimeMs });
             this.idOf.set(file.id, file.file);
-            tried.delete(file.file);
+            this.failed.delete(file.file);
           }
-          for (const file of reply.uncovered) this.covered.delete(file);
+          for (const file of reply.uncovered) {
+            this.covered.delete(file.file);
+            this.failed.set(file.file, stampKey(file));
+          }
+          for (const file of reply.dropped) {
+            this.covered.delete(file);
+            this.failed.delete(file);
+          }
         } else if ('done' in reply) {
           this.lastRun = { read: reply.read, bytes: reply.bytes, ms: reply.ms };
         } else {
@@ -213,8 +231,6 @@ export class WordIndex {
         resolve();
       });
     });
-    // Files read but not covered (too large, unreadable, changed while read) wait for their next change.
-    for (const [file, key] of tried) this.failed.set(file, key);
     if (this.again && !this.closed) {
       this.again = false;
       this.update(0);
