@@ -86,3 +86,22 @@ export class KeyedSemaphore {
 export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
+
+/**
+ * A long loop's turns: `due()` is true once `ms` have passed since the last pause, and `pause()` lets other requests
+ * run (`if (slice.due()) await slice.pause()`), so a loop over a whole tree never holds the event loop for longer.
+ */
+export class TimeSlice {
+  private started = performance.now();
+
+  constructor(private readonly ms = 10) {}
+
+  due(): boolean {
+    return performance.now() - this.started > this.ms;
+  }
+
+  async pause(): Promise<void> {
+    await yieldToEventLoop();
+    this.started = performance.now();
+  }
+}

@@ -25,6 +25,7 @@ import { BUILD_OUTPUT_NAMES, mayMarkBuildOutput } from './build-output.js';
 import { isInside } from '../workspace.js';
 import { languageOfPath } from '../languages/index.js';
 import { PlumbError } from '../errors.js';
+import { TimeSlice } from '../semaphore.js';
 
 export interface IndexProgress {
   state: 'building' | 'ready';
@@ -619,7 +620,15 @@ export class SymbolIndex {
       // Any stat difference sends the file to the worker, which hashes it first: an unchanged hash is only a touch.
       return !state || state.size !== file.size || state.mtimeMs !== file.mtimeMs || state.ctimeMs !== file.ctimeMs || state.ino !== file.ino;
     });
+    // One look-up per directory (a file's package is its directory's), a slice at a time: the kernel's 55,000 files
+    // held the event loop some 300 ms here at every restart.
+    const slice = new TimeSlice();
+    const seen = new Set<string>();
     for (const file of walk.files) {
+      const directory = `${file.root.path}\u0000${path.dirname(file.absolute)}`;
+      if (seen.has(directory)) continue;
+      seen.add(directory);
+      if (slice.due()) await slice.pause();
       const ref = this.packageOf(file.absolute, file.root);
       packages.set(`${ref.name}\u0000${ref.path}`, ref);
     }

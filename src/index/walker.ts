@@ -4,12 +4,13 @@
  * something says it is: build-output.ts) and config include/exclude. Symlinks are not followed, so
  * nothing outside a root is read.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { activeLanguages, type Languages } from '../languages/index.js';
 import type { LanguageId } from '../syntax/types.js';
+import { TimeSlice } from '../semaphore.js';
 import { isInside } from '../workspace.js';
 import { buildOutputReason } from './build-output.js';
 
@@ -264,6 +265,7 @@ function listing(directory: string): string[] {
 /** Walks one root (or a directory below it); directories in parallel batches so stats overlap. */
 export async function walkRoot(filter: RootFilter, result: WalkResult, start: string = filter.root.path): Promise<void> {
   const pending: string[] = [start];
+  const slice = new TimeSlice();
   while (pending.length > 0) {
     const batch = pending.splice(0, 32);
     await Promise.all(batch.map(async (directory) => {
@@ -285,6 +287,7 @@ export async function walkRoot(filter: RootFilter, result: WalkResult, start: st
       result.listings.set(directory, names);
       const files: Array<{ absolute: string; language: LanguageId }> = [];
       for (const entry of entries) {
+        if (slice.due()) await slice.pause();
         const absolute = path.join(directory, entry.name);
         if (entry.isDirectory()) {
           if (filter.acceptsDirectoryByName(absolute)) pending.push(absolute);
@@ -293,14 +296,14 @@ export async function walkRoot(filter: RootFilter, result: WalkResult, start: st
           if (language) files.push({ absolute, language });
         }
       }
-      await Promise.all(files.map(async ({ absolute, language }) => {
-        try {
-          const stats = await lstat(absolute);
-          result.files.push({ absolute, stored: storedPath(filter.root, absolute), root: filter.root, language, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino });
-        } catch {
-          // Deleted between readdir and stat.
-        }
-      }));
+      // Stated on this thread, a slice at a time: thousands of the thread pool's lstat replies in one turn of the event
+      // loop held it 100-400 ms at a time on the kernel (a restart's refresh), and each costs more than the call.
+      for (const { absolute, language } of files) {
+        if (slice.due()) await slice.pause();
+        const stats = lstatSync(absolute, { throwIfNoEntry: false });
+        // Undefined: deleted between readdir and stat.
+        if (stats) result.files.push({ absolute, stored: storedPath(filter.root, absolute), root: filter.root, language, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino });
+      }
     }));
   }
 }
