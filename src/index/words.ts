@@ -10,10 +10,12 @@
  * unreadable) is read as before. So the word index only ever leaves out files it read and found without the name:
  * the answers are those of reading every file, sooner.
  */
-import { mkdirSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { TimeSlice } from '../semaphore.js';
+import { MAX_PARSED_BYTES } from './parse-pool.js';
 import { workerScript } from './worker-script.js';
 
 /**
@@ -26,6 +28,12 @@ CREATE VIRTUAL TABLE IF NOT EXISTS words USING fts5 (text, tokenize = "ascii tok
 `;
 /** Bump when what a words row holds changes: a mismatch starts the database afresh. */
 export const WORDS_VERSION = 2;
+
+/** A pass of at most this many files and bytes runs on the main thread, a slice at a time; a larger one in a thread. */
+const HERE_FILES = 2000;
+const HERE_BYTES = 32 * 1024 * 1024;
+/** A file's words are one insert: a larger file goes to the thread (a 24 MB register header is some 100 ms). */
+const HERE_FILE_BYTES = 2 * 1024 * 1024;
 
 /** Names the word index can answer for: ASCII identifiers (anything else is looked for in every file). */
 const WORD = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -88,12 +96,14 @@ export class WordIndex {
   private readonly match: Database.Statement | undefined;
   private readonly idOf = new Map<number, string>();
   private thread: Worker | undefined;
+  /** A pass is under way (here or in the thread). */
+  private running = false;
   private timer: NodeJS.Timeout | undefined;
   private again = false;
   private closed = false;
   /** Files the thread could not cover, at the stamp it tried: not tried again until they change. */
   private readonly failed = new Map<string, string>();
-  private lastRun: { read: number; bytes: number; ms: number } | undefined;
+  private lastRun: { read: number; bytes: number; ms: number; thread: boolean } | undefined;
 
   private constructor(
     private readonly file: string,
@@ -133,11 +143,11 @@ export class WordIndex {
   }
 
   status(): WordIndexStatus {
-    return { state: !this.db ? 'off' : this.thread ? 'reading' : 'ready', files: this.covered.size };
+    return { state: !this.db ? 'off' : this.running ? 'reading' : 'ready', files: this.covered.size };
   }
 
-  /** The last update's figures (files read, bytes, milliseconds); for the bench. */
-  lastUpdate(): { read: number; bytes: number; ms: number } | undefined {
+  /** The last pass's figures (files covered, their bytes, milliseconds, whether in the thread); for the bench and tests. */
+  lastUpdate(): { read: number; bytes: number; ms: number; thread: boolean } | undefined {
     return this.lastRun;
   }
 
@@ -168,7 +178,7 @@ export class WordIndex {
   /** Brings the word index up to the index's files soon (after the index changed); one pass at a time. */
   update(delayMs = 1000): void {
     if (!this.db || this.closed) return;
-    if (this.thread) {
+    if (this.running) {
       this.again = true;
       return;
     }
@@ -182,48 +192,62 @@ export class WordIndex {
 
   /** Resolves once no pass is running or due (tests, the bench). */
   async settled(): Promise<void> {
-    while (!this.closed && (this.thread || this.timer)) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (!this.closed && (this.running || this.timer)) await new Promise((resolve) => setTimeout(resolve, 50));
   }
 
   private async run(): Promise<void> {
-    if (this.closed || this.thread) return;
-    const files = await this.files();
-    const listed = new Set<string>();
-    const job: WordsJob = { read: [], drop: [] };
-    for (const file of files) {
-      listed.add(file.file);
-      const stamp = this.covered.get(file.file);
-      if (stamp && stamp.size === file.size && stamp.mtimeMs === file.mtimeMs) continue;
-      if (this.failed.get(file.file) === stampKey(file)) continue;
-      job.read.push({ ...file, absolute: path.isAbsolute(file.file) ? file.file : path.join(this.root, file.file) });
+    if (this.closed || this.running || !this.db) return;
+    this.running = true;
+    try {
+      const files = await this.files();
+      const listed = new Set<string>();
+      const job: WordsJob = { read: [], drop: [] };
+      let bytes = 0;
+      let largest = 0;
+      for (const file of files) {
+        listed.add(file.file);
+        const stamp = this.covered.get(file.file);
+        if (stamp && stamp.size === file.size && stamp.mtimeMs === file.mtimeMs) continue;
+        if (this.failed.get(file.file) === stampKey(file)) continue;
+        job.read.push({ ...file, absolute: path.isAbsolute(file.file) ? file.file : path.join(this.root, file.file) });
+        bytes += file.size;
+        largest = Math.max(largest, file.size);
+      }
+      for (const file of new Set([...this.covered.keys(), ...this.failed.keys()])) if (!listed.has(file)) job.drop.push(file);
+      if ((job.read.length === 0 && job.drop.length === 0) || this.closed) return;
+      if (job.read.length <= HERE_FILES && bytes <= HERE_BYTES && largest <= HERE_FILE_BYTES) await this.fillHere(job);
+      else await this.fillInThread(job);
+    } finally {
+      this.running = false;
     }
-    for (const file of new Set([...this.covered.keys(), ...this.failed.keys()])) if (!listed.has(file)) job.drop.push(file);
-    if (job.read.length === 0 && job.drop.length === 0 || this.closed) return;
-    await new Promise<void>((resolve) => {
+    if (this.again && !this.closed) {
+      this.again = false;
+      this.update(0);
+    }
+  }
+
+  /** A few files (an edit, a small tree) on this thread, a slice at a time: no thread to start. */
+  private async fillHere(job: WordsJob): Promise<void> {
+    const started = performance.now();
+    const fill = new WordsFill(this.db!, job);
+    const slice = new TimeSlice();
+    while (!fill.done && !this.closed) {
+      this.apply(fill.step(() => slice.due()));
+      await slice.pause();
+    }
+    this.lastRun = { read: fill.read, bytes: fill.bytes, ms: Math.round(performance.now() - started), thread: false };
+  }
+
+  private fillInThread(job: WordsJob): Promise<void> {
+    return new Promise<void>((resolve) => {
       const { script, options } = workerScript(import.meta.url, 'words-worker', { workerData: { file: this.file, job } });
       const thread = new Worker(script, options);
       this.thread = thread;
       thread.unref();
       thread.on('message', (reply: WordsReply) => {
-        if ('covered' in reply) {
-          for (const file of reply.covered) {
-            this.covered.set(file.file, { size: file.size, mtimeMs: file.mtimeMs });
-            this.idOf.set(file.id, file.file);
-            this.failed.delete(file.file);
-          }
-          for (const file of reply.uncovered) {
-            this.covered.delete(file.file);
-            this.failed.set(file.file, stampKey(file));
-          }
-          for (const file of reply.dropped) {
-            this.covered.delete(file);
-            this.failed.delete(file);
-          }
-        } else if ('done' in reply) {
-          this.lastRun = { read: reply.read, bytes: reply.bytes, ms: reply.ms };
-        } else {
-          this.warn(`word index: ${reply.error}`);
-        }
+        if ('covered' in reply) this.apply(reply);
+        else if ('done' in reply) this.lastRun = { read: reply.read, bytes: reply.bytes, ms: reply.ms, thread: true };
+        else this.warn(`word index: ${reply.error}`);
       });
       thread.on('error', (error) => this.warn(`word index: ${error.message}`));
       thread.on('exit', () => {
@@ -231,9 +255,22 @@ export class WordIndex {
         resolve();
       });
     });
-    if (this.again && !this.closed) {
-      this.again = false;
-      this.update(0);
+  }
+
+  /** What a committed step changed, into the maps narrow() reads. */
+  private apply(change: { covered: Array<WordFile & { id: number }>; uncovered: WordFile[]; dropped: string[] }): void {
+    for (const file of change.covered) {
+      this.covered.set(file.file, { size: file.size, mtimeMs: file.mtimeMs });
+      this.idOf.set(file.id, file.file);
+      this.failed.delete(file.file);
+    }
+    for (const file of change.uncovered) {
+      this.covered.delete(file.file);
+      this.failed.set(file.file, stampKey(file));
+    }
+    for (const file of change.dropped) {
+      this.covered.delete(file);
+      this.failed.delete(file);
     }
   }
 
@@ -249,6 +286,102 @@ export class WordIndex {
 
 function stampKey(file: WordFile): string {
   return `${file.size}:${file.mtimeMs}`;
+}
+
+/**
+ * A job's writes into the word index's database, a commit at a time (on the main thread for a few files, in the
+ * thread for many): the dropped files first, then each file read, covered (its words in) or not (a row at its stamp,
+ * so it is not tried again until it changes).
+ */
+export class WordsFill {
+  private readonly rowOf: Database.Statement;
+  private readonly dropWords: Database.Statement;
+  private readonly dropFile: Database.Statement;
+  private readonly addFile: Database.Statement;
+  private readonly addWords: Database.Statement;
+  private readonly commit: (work: () => void) => void;
+  private next = 0;
+  private dropsDone = false;
+  /** Files covered and their words' bytes, so far. */
+  read = 0;
+  bytes = 0;
+
+  constructor(db: Database.Database, private readonly job: WordsJob) {
+    this.rowOf = db.prepare('SELECT id, covered FROM word_files WHERE path = ?');
+    this.dropWords = db.prepare('DELETE FROM words WHERE rowid = ?');
+    this.dropFile = db.prepare('DELETE FROM word_files WHERE id = ?');
+    this.addFile = db.prepare('INSERT INTO word_files (path, size, mtime, covered) VALUES (?, ?, ?, ?)');
+    this.addWords = db.prepare('INSERT INTO words (rowid, text) VALUES (?, ?)');
+    this.commit = db.transaction((work: () => void) => work());
+  }
+
+  get done(): boolean {
+    return this.dropsDone && this.next >= this.job.read.length;
+  }
+
+  /** One transaction: files read until `enough(bytes read in it)`; what it changed, for the main thread's maps. */
+  step(enough: (bytes: number) => boolean): { covered: Array<WordFile & { id: number }>; uncovered: WordFile[]; dropped: string[] } {
+    const out = { covered: [] as Array<WordFile & { id: number }>, uncovered: [] as WordFile[], dropped: [] as string[] };
+    this.commit(() => {
+      if (!this.dropsDone) {
+        for (const file of this.job.drop) this.drop(file);
+        out.dropped.push(...this.job.drop);
+        this.dropsDone = true;
+      }
+      let bytes = 0;
+      for (; this.next < this.job.read.length && !enough(bytes); this.next++) {
+        const target = this.job.read[this.next];
+        const text = readWords(target.absolute, target.size, target.mtimeMs);
+        this.drop(target.file);
+        const stamp = { file: target.file, size: target.size, mtimeMs: target.mtimeMs };
+        if (text === undefined) {
+          this.addFile.run(target.file, target.size, target.mtimeMs, 0);
+          out.uncovered.push(stamp);
+          continue;
+        }
+        const id = Number(this.addFile.run(target.file, target.size, target.mtimeMs, 1).lastInsertRowid);
+        this.addWords.run(id, text);
+        out.covered.push({ ...stamp, id });
+        bytes += text.length;
+        this.bytes += text.length;
+        this.read++;
+      }
+    });
+    return out;
+  }
+
+  private drop(file: string): void {
+    const row = this.rowOf.get(file) as { id: number; covered: number } | undefined;
+    if (!row) return;
+    if (row.covered === 1) this.dropWords.run(row.id);
+    this.dropFile.run(row.id);
+  }
+}
+
+/**
+ * The file's words, when it is still the file the index holds (a regular file of the same size and modification
+ * time, no larger than the index parses); undefined otherwise. Opened as the parser threads open walked files
+ * (O_NOFOLLOW); what it holds is never answered, only which words.
+ */
+function readWords(absolute: string, size: number, mtimeMs: number): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(absolute, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile() || stats.size > MAX_PARSED_BYTES || stats.size !== size || stats.mtimeMs !== mtimeMs) return undefined;
+    const bytes = readFileSync(fd);
+    // Changed while read: the stamp no longer says what was read.
+    if (bytes.length !== size) return undefined;
+    return wordText(bytes);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Opens (or starts afresh) the word index's database. */

@@ -15,6 +15,9 @@ import { indexReady } from '../wait.js';
 
 const root = path.join(tempDir(t), 'googletest');
 cpSync(GOOGLETEST, root, { recursive: true });
+// A file over 2 MB: the first pass goes to the word index's thread (smaller passes, the edits below, run on the main thread).
+const table = Array.from({ length: 50_000 }, (_, i) => `static const int table_entry_${i} = ${i};`).join('\n');
+writeFileSync(path.join(root, 'googletest/src/generated-table.cc'), `${table}\nnamespace testing { namespace internal { const void* kTypeId = &GetTestTypeId; } }\n`);
 const app = await startApp(t, root, { languages: { cpp: { command: '/nonexistent/clangd' } } });
 await indexReady(app, 60_000);
 const words = app.plumb.index.words;
@@ -35,6 +38,8 @@ t.test('once it is in, usages read only the files holding the name', async (t) =
   const status = (await getJson<StatusResponse>(app, '/status')).body;
   t.equal(status.index.words.state, 'ready');
   t.equal(status.index.words.files, status.index.filesIndexed, 'every indexed file is covered');
+  t.match(words.lastUpdate(), { read: status.index.filesIndexed, thread: true }, 'by one pass, in the thread');
+  t.ok((await usages('GetTestTypeId')).results.some((u) => u.file === 'googletest/src/generated-table.cc'), 'the large file\'s use is found');
   for (const name of NAMES) {
     const answer = await usages(name);
     before.set(name, answer);
@@ -64,6 +69,7 @@ t.test('a file the index changed is read at once, and covered again once the wor
   await words.settled();
   const covered = await usages('ParseInt32');
   t.same(places(covered), places(fresh), 'the same once the word index is up to date');
+  t.match(words.lastUpdate(), { read: 3, thread: false }, 'the three changed files, read on the main thread');
   t.equal(covered.filesScanned, fresh.filesScanned! - 1, 'the changed file without the name is no longer read');
   t.equal(words.status().files, (await getJson<StatusResponse>(app, '/status')).body.index.filesIndexed);
 });
