@@ -60,6 +60,10 @@ export function deferredStore(open: () => Promise<SymbolStore>, location: string
           };
         };
       }
+      if (property === 'serveSearches') {
+        // Synchronous and optional: the opened store's, when it has one (a store not open yet starts its threads at its first search).
+        return () => store?.serveSearches?.();
+      }
       if (property === 'close') {
         return async () => {
           closed = true;
