@@ -120,7 +120,7 @@ for (const [state, left] of Object.entries(LEFT)) {
     db.exec(`DELETE FROM name_trigram_counts; ${emptied} INSERT INTO meta (key, value) VALUES ('signatures_pending', '${state}')`);
     db.close();
     const [emptiedDigest, whole] = [digest(indexFile), digest(wholeCopy)];
-    for (const table of ['name_initials', 'name_text', 'sig_text']) t.equal(emptiedDigest[`${table}_docsize`] !== whole[`${table}_docsize`], left.includes(table), `${table} ${left.includes(table) ? 'emptied' : 'kept'}`);
+    for (const table of ['name_initials', 'name_text', 'sig_text']) t.equal(emptiedDigest[`${table}_data`] !== whole[`${table}_data`], left.includes(table), `${table} ${left.includes(table) ? 'emptied' : 'kept'}`);
     const reopened = SqliteSymbolStore.open({ file: indexFile, searchThreads: 0 });
     const search = (name: string, tier: 'substring' | 'signature') => reopened.search({ name, tiers: [tier], offset: 0, limit: 5000, includeForwardDeclarations: true });
     t.equal((await search('msk', 'substring')).results.length, msk(NAMES), 'the substring tier answers');

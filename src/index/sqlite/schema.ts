@@ -12,12 +12,24 @@ import { workerScript } from '../worker-script.js';
 import type { TextThreadData, TextThreadGo, TextThreadReply } from './text-worker.js';
 
 /** Bump when the tables, or what the extractor stores in them, change: a mismatch rebuilds. */
-export const SCHEMA_VERSION = 15;
+export const SCHEMA_VERSION = 16;
 
-/** The full-text tables a first build's end may fill in a thread of its own (finishLoadWithThread), made the same there. */
-const NAME_TEXT_TABLE = "CREATE VIRTUAL TABLE name_text USING fts5 (name, tokenize = 'trigram', content = '', contentless_delete = 1)";
-const SIG_TEXT_TABLE = "CREATE VIRTUAL TABLE sig_text USING fts5 (signature, tokenize = 'unicode61', content = '', contentless_delete = 1)";
-const NAME_INITIALS_TABLE = "CREATE VIRTUAL TABLE name_initials USING fts5 (pairs, tokenize = 'ascii', content = '', detail = none)";
+/**
+ * The full-text tables a first build's end may fill in a thread of its own (finishLoadWithThread), made the same there.
+ * Contentless, and without the per-row sizes (columnsize = 0: the %_docsize tables), which only ranking functions
+ * read: names are never deleted, and a symbol's words leave sig_text through FTS5's 'delete' command given the text
+ * it was filled with (SIGNATURE_TEXT), not by rowid (contentless_delete, which needs those sizes). On the kernel the
+ * sizes were 190 MB (7.2M + 4M + 3.9M rows) that the end of a first build filled, then copied in.
+ */
+const NAME_TEXT_TABLE = "CREATE VIRTUAL TABLE name_text USING fts5 (name, tokenize = 'trigram', content = '', columnsize = 0)";
+const SIG_TEXT_TABLE = "CREATE VIRTUAL TABLE sig_text USING fts5 (signature, tokenize = 'unicode61', content = '', columnsize = 0)";
+const NAME_INITIALS_TABLE = "CREATE VIRTUAL TABLE name_initials USING fts5 (pairs, tokenize = 'ascii', content = '', detail = none, columnsize = 0)";
+/**
+ * signatureText() in SQL, of a symbols row: what sig_text holds for it. Every write and delete of sig_text takes its
+ * text from here (a 'delete' must give exactly the text that was filled); a call into JavaScript per symbol cost more
+ * than the full-text insert it feeds.
+ */
+export const SIGNATURE_TEXT = "CASE WHEN return_type <> '' AND instr(signature, return_type) = 0 THEN signature || ' ' || return_type ELSE signature END";
 const TRIGRAM_COUNTS_TABLE = 'CREATE TABLE name_trigram_counts (trigram TEXT PRIMARY KEY, names INTEGER NOT NULL) WITHOUT ROWID';
 
 export const SCHEMA = `
@@ -113,9 +125,7 @@ const FILL_NAMES = `INSERT OR IGNORE INTO names (name, name_lower, first, humps)
 const fillNameText = (names: string, before: number): string => `INSERT INTO name_text (rowid, name) SELECT id, name FROM ${names} WHERE id > ${before}`;
 const fillNameInitials = (names: string, before: number): string =>
   `INSERT INTO name_initials (rowid, pairs) SELECT id, plumb_initial_pairs(humps) FROM ${names} WHERE id > ${before} AND length(humps) > 1`;
-/** signatureText() in SQL: a call into JavaScript per symbol cost more than the full-text insert it feeds. */
-const fillText = (symbols: string): string => `INSERT INTO sig_text (rowid, signature) SELECT id,
-  CASE WHEN return_type <> '' AND instr(signature, return_type) = 0 THEN signature || ' ' || return_type ELSE signature END FROM ${symbols};`;
+const fillText = (symbols: string): string => `INSERT INTO sig_text (rowid, signature) SELECT id, ${SIGNATURE_TEXT} FROM ${symbols};`;
 
 /**
  * The full-text tables' merging while a load fills them: none as they fill (the optimize at its end merges every
@@ -300,7 +310,7 @@ function copyText(db: Database.Database, scratch: string, tables: readonly strin
     try {
       db.transaction(() => {
         for (const table of tables) {
-          for (const shadow of ['data', 'idx', 'docsize']) db.exec(`DELETE FROM main.${table}_${shadow}; INSERT INTO main.${table}_${shadow} SELECT * FROM text_load.${table}_${shadow};`);
+          for (const shadow of ['data', 'idx']) db.exec(`DELETE FROM main.${table}_${shadow}; INSERT INTO main.${table}_${shadow} SELECT * FROM text_load.${table}_${shadow};`);
         }
         if (tables.includes('name_text')) db.exec('DELETE FROM main.name_trigram_counts; INSERT INTO main.name_trigram_counts SELECT * FROM text_load.name_trigram_counts;');
         if (pending === undefined) db.prepare('DELETE FROM meta WHERE key = ?').run(TEXT_PENDING);

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import { fileIdFor } from '../ids.js';
 import { humpSegments, initialPairs, prefixEnd, rankOf } from '../ranking.js';
 import type { BuildOutputDirectory, FileStamp, FileState, FileUpdate, PackageRef } from '../store.js';
-import { DROP_LOAD_INDEXES, finishLoad, finishLoadWithThread, signatureText, TEXT_PENDING } from './schema.js';
+import { DROP_LOAD_INDEXES, finishLoad, finishLoadWithThread, SIGNATURE_TEXT, TEXT_PENDING } from './schema.js';
 import type { Statements } from './statements.js';
 import { ChunkReader, Int, packed, Str, STRINGS, symbolCount } from '../symbol-codec.js';
 import { yieldToEventLoop } from '../../semaphore.js';
@@ -89,7 +89,7 @@ export class SymbolWrites {
     const fileId = this.statements.get('SELECT id FROM files WHERE path = ?');
     const idTaken = this.statements.get('SELECT 1 FROM files WHERE id = ?').pluck();
     const dropText = [
-      this.statements.get('DELETE FROM sig_text WHERE rowid IN (SELECT id FROM symbols WHERE file_id = ?)'),
+      this.statements.get(`INSERT INTO sig_text (sig_text, rowid, signature) SELECT 'delete', id, ${SIGNATURE_TEXT} FROM symbols WHERE file_id = ?`),
       this.statements.get('DELETE FROM symbol_bases WHERE symbol_id IN (SELECT id FROM symbols WHERE file_id = ?)'),
     ];
     const dropSymbols = this.statements.get('DELETE FROM symbols WHERE file_id = ?');
@@ -102,7 +102,7 @@ export class SymbolWrites {
     const insertNameInitials = this.statements.get('INSERT INTO name_initials (rowid, pairs) VALUES (?, ?)');
     // A new name adds one to each of its common trigrams' counts (the rarer ones are counted where they are read).
     const countTrigrams = this.statements.get('UPDATE name_trigram_counts SET names = names + 1 WHERE trigram IN (SELECT value FROM json_each(?))');
-    const insertSig = this.statements.get('INSERT INTO sig_text (rowid, signature) VALUES (?, ?)');
+    const insertSig = this.statements.get(`INSERT INTO sig_text (rowid, signature) SELECT id, ${SIGNATURE_TEXT} FROM symbols WHERE id = ?`);
     const insertBase = this.statements.get('INSERT INTO symbol_bases (symbol_id, base) VALUES (?, ?)');
 
     const dropFileContent = (id: number): void => {
@@ -158,7 +158,7 @@ export class SymbolWrites {
                 if (humps.length > 1) insertNameInitials.run(inserted.lastInsertRowid, initialPairs(humps));
                 if (nameLower.length >= 3) countTrigrams.run(JSON.stringify(trigramsOf(nameLower)));
               }
-              insertSig.run(lastInsertRowid, signatureText(s[Str.Signature] as string, s[Str.ReturnType]));
+              insertSig.run(lastInsertRowid);
             }
             for (let k = STRINGS; k < s.length; k++) insertBase.run(lastInsertRowid, s[k]);
           }
