@@ -2,13 +2,13 @@
  * tsx bench/kernel-ops.ts [--root DIR] [--cache DIR] [--names N] [--rounds N]: the operations other than search on
  * the whole Linux tree's index (issue 22, item 4), each beside the same operation on googletest: declaration by
  * name, members, inheritors and hierarchy (the index's), statements over one top-level folder (the kernel's mm/,
- * googletest's googlemock, package gmock), and usages'
- * syntactic fallback. Each question is one never asked before (--rounds N asks each N times, the later ones warm);
+ * googletest's googlemock, package gmock), and the syntactic fallbacks of usages and callers (the files the word
+ * index does not show without the name are read). Each question is one never asked before (--rounds N asks each N times, the later ones warm);
  * p50/p99 per operation on each tree and the kernel's p50 over googletest's; an operation more than 10x slower on
  * the kernel is marked.
  * Language servers are left out on both trees (a server command that does not exist), so every answer is the
- * index's own, as on a kernel checkout without a compile database: usages are the fallback that reads every file of
- * the symbol's language family, saying so.
+ * index's own, as on a kernel checkout without a compile database: usages and callers are the fallbacks that read
+ * the files of the symbol's language family holding its name, saying so.
  * The kernel's index is the one bench/kernel-search.ts keeps (--cache, default $PLUMB_BENCH_CACHE/kernel-index;
  * built there once when missing); googletest's is built in a scratch cache. Without the kernel tree: skipped.
  */
@@ -20,6 +20,7 @@ import { pino } from 'pino';
 import { validateConfig } from '../src/config.js';
 import type { StoredSymbol } from '../src/index/store.js';
 import { createServices, type Services } from '../src/services.js';
+import { findCalls } from '../src/symbols/calls.js';
 import { findDeclaration } from '../src/symbols/declaration.js';
 import { typeHierarchy } from '../src/symbols/hierarchy.js';
 import { findInheritors } from '../src/symbols/inheritors.js';
@@ -126,6 +127,7 @@ async function operations(tree: Tree): Promise<Map<string, Timing>> {
     const scanned = answers.map((a) => (a as { filesScanned?: number }).filesScanned ?? 0);
     return scanned.length ? `at most ${Math.max(...scanned).toLocaleString('en-US')} files read per answer` : '';
   }));
+  out.set('callers (syntactic fallback, depth 1)', await measure(usageNames, 1, (symbol) => findCalls(services, { id: symbol.id }, 'incoming')));
   return out;
 }
 
