@@ -56,6 +56,17 @@ t.test('PostgreSQL store', async (t) => {
   t.ok(built.symbols > 10_000, `SQLite holds ${built.symbols} symbols`);
   t.equal(builtPg.symbols, built.symbols, 'PostgreSQL holds as many');
 
+  // The word index (words.sqlite beside either store) covers every file at the stamps PostgreSQL gives back, extra root included.
+  await Promise.all([sqlite.words.settled(), postgres.words.settled()]);
+  const [infos, infosPg] = [await sqlite.reader.indexedFileInfos({}), await writer.indexedFileInfos({})];
+  t.equal(sqlite.words.status().files, infos.length, `the word index covers SQLite's ${infos.length} files`);
+  t.equal(postgres.words.status().files, infosPg.length, 'and PostgreSQL\'s');
+  for (const name of ['FormatFileLocation', 'render_template']) {
+    const [narrowed, narrowedPg] = [sqlite.words.narrow(infos, name), postgres.words.narrow(infosPg, name)];
+    t.ok(narrowed.passedOver > infos.length / 2, `${name}: ${narrowed.files.length} files to read`);
+    t.same(narrowedPg.files.map((f) => f.file).sort(), narrowed.files.map((f) => f.file).sort(), `${name}: the same files from either store`);
+  }
+
   const replica = await PostgresSymbolStore.open({ url: db.url, workspace: 'googletest', readOnly: true });
   t.teardown(() => replica.close());
 
