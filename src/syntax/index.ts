@@ -93,7 +93,7 @@ export async function extractFileSymbols(language: SyntaxLanguage, source: strin
   }
   // Error recovery on pathological input (thousands of unclosed brackets) can take seconds: give up instead.
   const budget = budgetMs ?? parseBudgetMs(source.length);
-  const parsed = parseWithin(parser, prepared, budget);
+  const parsed = parseWithin(parser, prepared, budget, spec.blankRunsSkippable);
   if (timing) clock = lap(timing, 'parse', clock);
   if (!parsed.tree) {
     if (parsed.reason === 'halted') return { symbols: [], gaveUpAfterMs: Math.round(budget) };

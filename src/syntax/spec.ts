@@ -126,6 +126,11 @@ export interface LanguageSpec {
   leadingTypes?: ReadonlySet<string>;
   /** Node types skipped when looking for the doc above a declaration (attributes, annotations). */
   docSkipTypes?: ReadonlySet<string>;
+  /**
+   * Line breaks are whitespace like any other to the grammar (no indentation, no line-ended statements): the
+   * index's parse may leave out the inside of long blank runs (grammars.ts blankRunRanges), the same tree.
+   */
+  blankRunsSkippable?: boolean;
   /** Rewrites the source before parsing, keeping every offset (blanking macros). */
   prepare?: (source: string) => string;
   /**
