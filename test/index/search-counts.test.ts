@@ -113,18 +113,22 @@ t.test('the CamelCase tier takes queries mixing words and initials (`UMyASC`), t
   t.same(all.results.filter((hit) => hit.tier === 'prefix').map((hit) => hit.symbol.name), ['UMyASCProxy'], 'a name starting with it is a prefix match');
 });
 
-t.test('trigramMatch: non-overlapping trigrams of an ASCII query, or its three rarest; the phrase otherwise', async (t) => {
+t.test('trigramMatch: non-overlapping trigrams of an ASCII query, or given counts the rarest of each piece; the phrase otherwise', async (t) => {
   t.equal(trigramMatch('Matcher'), '"mat" AND "che" AND "her"');
   t.equal(trigramMatch('abcdef'), '"abc" AND "def"');
   t.equal(trigramMatch('get'), '"get"');
   t.equal(trigramMatch('Größe'), '"Größe"');
   t.equal(trigramMatch('a"bcd'), '"a""b" AND "bcd"');
   const docs: Record<string, number> = { mat: 50, atc: 9, tch: 70, che: 3, her: 90 };
-  t.equal(trigramMatch('Matcher', (trigram) => docs[trigram]), '"che" AND "atc" AND "mat"', 'the three rarest, given counts');
+  t.equal(trigramMatch('Matcher', (trigram) => docs[trigram]), '"atc" AND "her"', 'two pieces, matc and her: the rarest of each, given counts');
+  t.equal(trigramMatch('Match', (trigram) => docs[trigram] ?? 0), '"atc" AND "mat" AND "tch"', 'under six characters: its three rarest');
   t.equal(trigramMatch('get', (trigram) => docs[trigram] ?? 0), '"get"');
+  // The three rarest of `write_reg` all come from `write`; its pieces wri, te_ and reg give one each.
+  const kernel: Record<string, number> = { wri: 34_701, rit: 35_120, ite: 36_002, te_: 51_230, e_r: 60_410, _re: 140_220, reg: 210_532 };
+  t.equal(trigramMatch('write_reg', (trigram) => kernel[trigram] ?? 0), '"wri" AND "te_" AND "reg"', 'not wri, rit and ite');
   const looked: string[] = [];
   trigramMatch('abcdefghijklmn', (trigram) => (looked.push(trigram), 1));
-  t.same(looked, ['abc', 'cde', 'def', 'fgh', 'ghi', 'ijk', 'jkl', 'lmn'], 'a long query: eight trigrams spread over it');
+  t.same(looked, ['abc', 'bcd', 'cde', 'fgh', 'ghi', 'jkl', 'klm', 'lmn'], 'a long query: the trigrams of its three pieces');
 });
 
 t.test('fuzzyTrigrams: the rarest trigram of each long hump, as many as lower the estimated cost', async (t) => {

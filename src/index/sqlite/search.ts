@@ -173,20 +173,34 @@ function phrase(text: string): string {
 /**
  * The trigram MATCH for a substring: an ASCII query as the AND of trigrams that cover it without
  * overlapping (`matcher` → mat AND che AND her), which FTS5 answers from rowid lists, several times
- * faster than a phrase of every trigram; with `docCount` (names per trigram), the AND of its three
- * rarest trigrams, as a common one (`ect`: 28,000 names) costs more than it narrows. The instr()
+ * faster than a phrase of every trigram; with `docCount` (names per trigram), the AND of a few rare
+ * ones (spreadTrigrams), as a common one (`ect`: 28,000 names) costs more than it narrows. The instr()
  * check on the name that follows keeps exactly the names that contain the query.
  */
 export function trigramMatch(text: string, docCount?: (trigram: string) => number): string {
   // Non-ASCII case folding may differ between FTS5 and toLowerCase: those keep the exact phrase.
   if (!/^[\x20-\x7e]+$/.test(text) || text.length <= 3) return phrase(text);
   const lower = text.toLowerCase();
-  // FTS5 reads the three short rowid lists, instr() does the rest.
-  if (docCount) return rarestTrigrams([lower], docCount).map((c) => phrase(c.trigram)).join(' AND ');
+  // FTS5 reads the short rowid lists, instr() does the rest.
+  if (docCount) return spreadTrigrams(lower, docCount).map(phrase).join(' AND ');
   const trigrams = new Set<string>();
   for (let i = 0; i + 3 <= lower.length; i += 3) trigrams.add(lower.slice(i, i + 3));
   trigrams.add(lower.slice(-3));
   return [...trigrams].map(phrase).join(' AND ');
+}
+
+/**
+ * The trigrams of a substring's MATCH: a query of six characters or more cut in two or three pieces of three or more,
+ * the rarest trigram of each. Trigrams of different pieces never overlap, so each rules out names the others let through,
+ * where the three rarest of the whole query often come from one word and are held together (`write_reg`: 34,684 kernel
+ * names hold `wri`, `rit` and `ite`, 745 hold `write_reg`; `driver_data`: 14,987 hold `dri`, `riv` and `ive`, 377
+ * `dri` and `ata`). A shorter query: its three rarest (rarestTrigrams).
+ */
+function spreadTrigrams(lower: string, docCount: (trigram: string) => number): string[] {
+  const pieces = Math.min(3, Math.floor(lower.length / 3));
+  if (pieces < 2) return rarestTrigrams([lower], docCount).map((c) => c.trigram);
+  const cut = Array.from({ length: pieces }, (_, i) => lower.slice(Math.round((i * lower.length) / pieces), Math.round(((i + 1) * lower.length) / pieces)));
+  return [...new Set(cut.map((piece) => rarestTrigrams([piece], docCount)[0].trigram))];
 }
 
 /**
