@@ -2,8 +2,9 @@
  * tsx bench/kernel-search.ts [--root DIR] [--cache DIR] [--names N] [--duration S] [--connections N] [--answers FILE]: searches on the
  * whole Linux tree's index (issue 22), through a listening service in its own process (bench/serve.ts):
  *   - /symbols for names never asked before (no answer cache can help), one at a time: the server's own time
- *     (elapsedMs) p50/p99, for rare names (at most 3 symbols of that name, forward declarations aside) and common
- *     ones (50 or more), with the index file in the page cache;
+ *     (elapsedMs) p50/p99 and its CPU per request (the process's, threads included: steadier than times on a shared
+ *     machine), for rare names (at most 3 symbols of that name, forward declarations aside) and common ones (50 or
+ *     more), with the index file in the page cache, once the server is idle (its refresh of the tree at start done);
  *   - the same right after a restart with the index file dropped from the page cache (`dd iflag=nocache`): the
  *     first N names;
  *   - 16 clients asking never-repeated names (autocannon), rare and common: req/s, latency, errors, and /health's
@@ -22,7 +23,8 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { BENCH_CACHE, kernelIndex, kernelNames, kernelRoot } from './kernel-names.js';
-import { markdownTable, option, percentile } from './measure.js';
+import { markdownTable, option, percentile, processCpuMs } from './measure.js';
+import { settle } from './stores.js';
 
 if (process.argv.includes('--help')) {
   console.log('tsx bench/kernel-search.ts [--root DIR] [--cache DIR] [--names N] [--duration S] [--connections N] [--answers FILE]: /symbols on the kernel\'s index (see the comment at the top of this file)');
@@ -92,10 +94,11 @@ function readIntoPageCache(): void {
 const answers = createHash('sha256');
 let answered = 0;
 
-/** One request at a time: the server's time (elapsedMs) and the client's, per request. */
-async function sequential(paths: string[]): Promise<{ server: number[]; client: number[] }> {
+/** One request at a time: the server's time (elapsedMs) and the client's, per request, and the server's CPU per request. */
+async function sequential(paths: string[]): Promise<{ server: number[]; client: number[]; cpuMs: number }> {
   const server_: number[] = [];
   const client: number[] = [];
+  const cpu0 = processCpuMs(server?.child.pid ?? 0);
   for (const target of paths) {
     const t0 = performance.now();
     const response = await fetch(`${server?.url}${target}`);
@@ -109,12 +112,12 @@ async function sequential(paths: string[]): Promise<{ server: number[]; client: 
     if (ANSWERS) appendFileSync(ANSWERS, answer);
     answered++;
   }
-  return { server: server_, client };
+  return { server: server_, client, cpuMs: (processCpuMs(server?.child.pid ?? 0) - cpu0) / paths.length };
 }
 
 const symbolsPath = (name: string, offset = 0): string => `/symbols?query=${encodeURIComponent(name)}${offset ? `&offset=${offset}` : ''}`;
-const row = (label: string, times: { server: number[]; client: number[] }, target: string): void => {
-  rows.push([label, `${ms(percentile(times.server, 50))} / ${ms(percentile(times.server, 99))}`, `${ms(percentile(times.client, 50))} / ${ms(percentile(times.client, 99))}`, target, load()]);
+const row = (label: string, times: { server: number[]; client: number[]; cpuMs: number }, target: string): void => {
+  rows.push([label, `${ms(percentile(times.server, 50))} / ${ms(percentile(times.server, 99))}`, `${ms(percentile(times.client, 50))} / ${ms(percentile(times.client, 99))}`, ms(times.cpuMs), target, load()]);
 };
 
 /** 16 clients over distinct paths, with /health asked once every 20 ms meanwhile. */
@@ -130,17 +133,19 @@ async function burst(label: string, paths: string[], target: string): Promise<vo
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   })();
+  const cpu0 = processCpuMs(server?.child.pid ?? 0);
   const result = await autocannon({
     url: server?.url as string,
     connections: CONNECTIONS,
     duration: DURATION,
     requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }],
   });
+  const cpuMs = (processCpuMs(server?.child.pid ?? 0) - cpu0) / Math.max(1, result.requests.total);
   running = false;
   await prober;
   const errors = result.non2xx + result.errors + result.timeouts;
   const repeated = next > paths.length ? ` (${count(next - paths.length)} repeats)` : '';
-  bursts.push([label, count(result.requests.average), `${errors}${repeated}`, `${result.latency.p50} ms / ${result.latency.p99} ms`,
+  bursts.push([label, count(result.requests.average), `${errors}${repeated}`, `${result.latency.p50} ms / ${result.latency.p99} ms`, ms(cpuMs),
     `${ms(percentile(health, 50))} / ${ms(percentile(health, 99))} / ${ms(Math.max(...health))}`, target, load()]);
 }
 
@@ -148,6 +153,8 @@ try {
   // Warm: the index file in the page cache, then each name asked once.
   readIntoPageCache();
   await start();
+  // Warm means steady: the server's own work after it says it is ready (its refresh of the tree against the index) done first.
+  if (server) await settle({ ...server, spawnToReadyMs: 0 });
   await sequential(['/health', symbolsPath('zz_not_a_name_warmup')]);
   let used = 0;
   const take = (names: string[], n: number): string[] => names.slice(used, (used += n));
@@ -175,7 +182,7 @@ try {
 }
 
 console.log(`\n## Linux: searches on the index (${count(symbols)} symbols)\n`);
-console.log(markdownTable(['request (one at a time)', 'server time p50 / p99', 'client p50 / p99', 'target', 'load (1, 5, 15 min)'], rows));
+console.log(markdownTable(['request (one at a time)', 'server time p50 / p99', 'client p50 / p99', 'server CPU per request', 'target', 'load (1, 5, 15 min)'], rows));
 console.log('');
 console.log(`\n/symbols answers given one at a time: ${count(answered)}, digest ${answers.digest('hex').slice(0, 16)} (elapsedMs aside)\n`);
-console.log(markdownTable([`${CONNECTIONS} clients, ${DURATION} s`, 'req/s', 'errors', 'latency p50 / p99', '/health meanwhile p50 / p99 / max', 'target', 'load (1, 5, 15 min)'], bursts));
+console.log(markdownTable([`${CONNECTIONS} clients, ${DURATION} s`, 'req/s', 'errors', 'latency p50 / p99', 'server CPU per request', '/health meanwhile p50 / p99 / max', 'target', 'load (1, 5, 15 min)'], bursts));
