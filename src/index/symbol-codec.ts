@@ -17,7 +17,7 @@ export type IndexedSymbol = Omit<ExtractedSymbol, 'containers'> & { containers?:
 
 /**
  * Some symbols' row values (packSymbols): per symbol STRINGS strings and then its keyCount symbol_bases keys
- * (lengths: -1 stands for NULL, -2 for a lower-case name equal to the name, neither in `text`), and INTS numbers.
+ * (lengths: NULL, SAME_AS_NAME and SAME_AS_BEFORE stand for values not in `text`), and INTS numbers.
  */
 export interface SymbolChunk {
   count: number;
@@ -44,6 +44,16 @@ export const STRINGS = 13;
 /** The numbers of a symbol, in order: range, selection range, flags (1 definition, 2 forward declaration), keyCount. */
 export const Int = { Sl: 0, Sc: 1, El: 2, Ec: 3, Nl: 4, Nc: 5, Nel: 6, Nec: 7, Flags: 8, Keys: 9 } as const;
 export const INTS = 10;
+/** A length that stands for NULL. */
+const NULL = -1;
+/** A length that stands for the symbol's name (a lower-case name or a qualified name the same as the name). */
+const SAME_AS_NAME = -2;
+/**
+ * A length that stands for the value of the symbol before in the chunk (never a symbol_bases key): a file's symbols
+ * mostly share their kind, language, parameters and bases ('[]'); each value not repeated is one string less to
+ * join in the thread and to slice on the main thread.
+ */
+const SAME_AS_BEFORE = -3;
 
 /**
  * Symbols packed with their ids in `file` (its stored path; `seen` carries the ordinals across a file's parts, as
@@ -56,29 +66,43 @@ export function packSymbols(symbols: readonly IndexedSymbol[], file: string, see
   const ints = new Int32Array(symbols.length * INTS);
   const add = (value: string | null): void => {
     if (value === null) {
-      lengths.push(-1);
+      lengths.push(NULL);
     } else {
       parts.push(value);
       lengths.push(value.length);
     }
   };
+  /** A value the symbol before holds too (its kind, language, '[]' for parameters and bases...) is not repeated. */
+  const addOrSame = (value: string | null, before: string | null): void => {
+    if (value !== null && value === before) lengths.push(SAME_AS_BEFORE);
+    else add(value);
+  };
+  let previous: IndexedSymbol | undefined;
+  let previousParameters: string | null = null;
+  let previousBases: string | null = null;
   for (let i = 0; i < symbols.length; i++) {
     const s = symbols[i];
     const nameLower = s.name.toLowerCase();
     add(sids[i]);
     add(s.name);
-    if (nameLower === s.name) lengths.push(-2);
+    if (nameLower === s.name) lengths.push(SAME_AS_NAME);
     else add(nameLower);
     add(humpsOf(s.name));
-    add(s.kind);
-    add(s.qualifiedName);
-    add(s.containingType);
+    addOrSame(s.kind, previous?.kind ?? null);
+    if (s.qualifiedName === s.name) lengths.push(SAME_AS_NAME);
+    else addOrSame(s.qualifiedName, previous?.qualifiedName ?? null);
+    addOrSame(s.containingType, previous?.containingType ?? null);
     add(s.signature);
-    add(parametersJson(s.parameters));
-    add(s.returnType);
-    add(s.doc);
-    add(s.bases.length === 0 ? '[]' : JSON.stringify(s.bases));
-    add(s.language);
+    const parameters = parametersJson(s.parameters);
+    addOrSame(parameters, previousParameters);
+    previousParameters = parameters;
+    addOrSame(s.returnType, previous?.returnType ?? null);
+    addOrSame(s.doc, previous?.doc ?? null);
+    const bases = s.bases.length === 0 ? '[]' : JSON.stringify(s.bases);
+    addOrSame(bases, previousBases);
+    previousBases = bases;
+    addOrSame(s.language, previous?.language ?? null);
+    previous = s;
     let keys = 0;
     if (s.bases.length > 0) {
       for (const key of baseKeys(s)) {
@@ -99,7 +123,7 @@ export function packSymbols(symbols: readonly IndexedSymbol[], file: string, see
     ints[at + Int.Flags] = (s.definition ? 1 : 0) | (s.forwardDeclaration ? 2 : 0);
     ints[at + Int.Keys] = keys;
   }
-  return { count: symbols.length, text: parts.join(''), lengths: Int32Array.from(lengths), ints };
+  return { count: symbols.length, text: parts.join(''), lengths: new Int32Array(lengths), ints };
 }
 
 /** The parameters column: [{"name":…,"type":…}, …], those two keys in that order whatever the objects hold. */
@@ -149,8 +173,9 @@ export class ChunkReader {
       if (n >= 0) {
         strings[k] = text.slice(this.position, this.position + n);
         this.position += n;
-      } else {
-        strings[k] = n === -1 ? null : strings[Str.Name];
+      } else if (n !== SAME_AS_BEFORE) {
+        // SAME_AS_BEFORE: strings[k] still holds the symbol before's value.
+        strings[k] = n === NULL ? null : strings[Str.Name];
       }
     }
   }
