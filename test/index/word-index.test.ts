@@ -3,7 +3,7 @@
  * answer as reading every file does; a file the index changed is read until the word index has read it again.
  * googletest, copied so the test may edit it, with clangd left out (a command that does not exist).
  */
-import { appendFileSync, cpSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import type { StatusResponse } from '../../schemas/status.js';
@@ -72,6 +72,14 @@ t.test('a file the index changed is read at once, and covered again once the wor
   t.match(words.lastUpdate(), { read: 3, thread: false }, 'the three changed files, read on the main thread');
   t.equal(covered.filesScanned, fresh.filesScanned! - 1, 'the changed file without the name is no longer read');
   t.equal(words.status().files, (await getJson<StatusResponse>(app, '/status')).body.index.filesIndexed);
+
+  // A file deleted leaves the answers at once, and the word index at its next pass.
+  rmSync(added);
+  await app.plumb.index.applyChanges([added]);
+  t.notOk((await usages('ParseInt32')).results.some((u) => u.file === 'googletest/src/extra-usage.cc'), 'the deleted file\'s use is gone');
+  await words.settled();
+  const status = (await getJson<StatusResponse>(app, '/status')).body;
+  t.equal(status.index.words.files, status.index.filesIndexed, 'the word index dropped it too');
 });
 
 t.test('the answers are those of reading every file', async (t) => {
