@@ -200,12 +200,13 @@ function finishLoadIn(db: Database.Database): void {
 
 /**
  * The distinct names (those past `before` new). Into an empty table, names_cover is made after them, one sort
- * instead of four million random inserts (on the kernel, CPU: 8.1-8.9 s + 2.8 s against 12.6-13.4 s kept up row by row).
+ * instead of four million random inserts (on the kernel, CPU: 8.1-8.9 s + 2.8 s against 12.6-13.4 s kept up row by row);
+ * without `cover`, the caller makes it (SQL NAMES_COVER).
  */
-function fillNames(db: Database.Database, before: number): void {
+function fillNames(db: Database.Database, before: number, cover = true): void {
   if (before === 0) db.exec('DROP INDEX IF EXISTS names_cover');
   db.exec(FILL_NAMES);
-  db.exec(NAMES_COVER);
+  if (cover) db.exec(NAMES_COVER);
 }
 
 /**
@@ -226,7 +227,7 @@ function fillTextHere(db: Database.Database, before: number, fill: { initials: b
 
 /**
  * finishLoad with a second core: the end of a first build is some 80 s of SQLite on one thread for the kernel, while
- * the parser threads are done. This connection makes the names first and commits them, then the symbol indexes; a
+ * the parser threads are done. This connection makes the names first and commits them, then names_cover and the symbol indexes; a
  * thread of its own (text-worker.ts) fills the full-text tables in scratch databases beside this one, reading the
  * committed rows: sig_text from the symbols while the names are made, then name_text, name_initials and
  * name_trigram_counts from the names (one grouping of the symbols by name, here). Their pages are then copied in
@@ -252,22 +253,25 @@ export async function finishLoadWithThread(db: Database.Database): Promise<void>
   try {
     spillingSorts(db, () => {
       try {
+        // names_cover is made with the symbol indexes, after this commit: the thread, done with sig_text by then on the
+        // kernel, waited the 3 s of CPU it takes (and the commit of its 381 MB) for the names.
         db.transaction(() => {
-          fillNames(db, 0);
+          fillNames(db, 0, false);
           db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(NAMES_ONLY, TEXT_PENDING);
         })();
       } finally {
         // The thread's second part reads the names this committed; without them it stops.
         thread.go(state() === NAMES_ONLY);
       }
-      db.transaction(() => db.exec(SYMBOL_INDEXES))();
+      db.transaction(() => db.exec(`${NAMES_COVER}; ${SYMBOL_INDEXES}`))();
     });
     // The thread filled sig_text first (long done on the kernel): copied in while it fills the names' tables.
     const signatures = (await thread.signatures) && copyText(db, scratch.signatures, ['sig_text'], NAMES_AND_SIGNATURES);
     const names = await thread.done;
-    const count = db.prepare('SELECT count(*) FROM names').pluck().get() as number;
+    // Made in one insert into an empty table, the names are ids 1 to their count: the thread read them all when its
+    // count is the last id (counting them here took 0.2-0.9 s of the kernel's end, with nothing else to do).
     const maxId = (db.prepare('SELECT max(id) FROM names').pluck().get() as number | null) ?? 0;
-    const copied = signatures && !(names instanceof Error) && names === count && maxId === count && copyText(db, scratch.names, ['name_text', 'name_initials'], undefined);
+    const copied = signatures && !(names instanceof Error) && names === maxId && copyText(db, scratch.names, ['name_text', 'name_initials'], undefined);
     if (copied) {
       db.exec(FTS_MERGES);
     } else {
