@@ -15,6 +15,9 @@ const blank = (lines: number, width = 40): string => `${' '.repeat(width)}\n`.re
 const SOURCES: Record<string, string> = {
   'blanked bodies': `int f(int a)\n{\nx;${blank(6)}}\n\nstatic void g(void)\n{\n${blank(3)}  \n}\n`,
   'a directive before a run': `#define A 1\n${blank(5)}#include <x.h>\n${blank(4)}#endif\nint v;\n`,
+  // The line break ending `#if ...` is a token that takes the line breaks right after it (net/ipv6/route.c).
+  'a conditional before a run': `#if defined(A) && defined(B)\n${blank(3)}\n${blank(2)}\nstatic const int x;\n#endif\n`,
+  'empty lines around a run': `#if X\n\n\n${blank(4)}\n\n#endif\nint w;\n`,
   'a directive continued onto a blank line': `#define B(x) \\\n${blank(5)}int after_b;\n#define C 2 \\  \n${blank(3)}int after_c;\n`,
   'a // comment continued onto a blank line': `// note \\\n${blank(4)}int after_comment;\n`,
   'a block comment over a run': `/* start\n${blank(6)} end */\nint after_block;\n`,
@@ -57,11 +60,11 @@ for (const id of ['c', 'cpp'] as const) {
   });
 }
 
-t.test('a blank run is left out from after its first line break to its last', async (t) => {
+t.test('a blank run is left out between a blank after its first line break and a blank before its last', async (t) => {
   const source = `int a;\n${blank(3)}int b;`;
   t.same(blankRunRanges(source), [
-    { startIndex: 0, endIndex: 7, startPosition: { row: 0, column: 0 }, endPosition: { row: 1, column: 0 } },
-    { startIndex: 7 + 41 * 3 - 1, endIndex: source.length, startPosition: { row: 3, column: 40 }, endPosition: { row: 4, column: 6 } },
+    { startIndex: 0, endIndex: 8, startPosition: { row: 0, column: 0 }, endPosition: { row: 1, column: 1 } },
+    { startIndex: 128, endIndex: source.length, startPosition: { row: 3, column: 39 }, endPosition: { row: 4, column: 6 } },
   ]);
   t.equal(blankRunRanges(`int a;\n\n\nint b;`), undefined, 'short runs are read');
 });
