@@ -2,7 +2,6 @@
  * A parser thread: reads a file, hashes it, and extracts its symbols with tree-sitter unless the
  * hash says the stored symbols are still right. One per core, started by ParsePool.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { addLanguageModules, languageById, languageOfPath, type Language, type SourcePiece } from '../languages/index.js';
 import { extractFileSymbols } from '../syntax/index.js';
@@ -12,6 +11,7 @@ import { contentHash } from './ids.js';
 import { packSymbols, type SymbolChunk } from './symbol-codec.js';
 import { MAX_PARSED_BYTES, tooLargeDetail, type ParseTask, type WorkerRequest, type WorkerResult, type WorkerStats } from './parse-pool.js';
 import { threadCpuMs } from './thread-cpu.js';
+import { readWalkedFile } from './walked-file.js';
 import { collectIfGrown } from './heap.js';
 
 /** From this size a file its language can cut is read in pieces of PIECE_SIZE (Language.largeFilePieces). */
@@ -39,7 +39,8 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
     // the thread pool's open/stat/read/close round trips (and its time is then this step's own).
     let content: Buffer | number;
     try {
-      content = readRegularFile(task.absolute);
+      const read = readWalkedFile(task.absolute);
+      content = read.bytes ?? read.stats.size;
     } catch (error) {
       // Gone, or a link now (the watcher takes those): a failure. Anything else is a file plumb cannot read.
       const code = (error as NodeJS.ErrnoException).code;
@@ -142,20 +143,6 @@ function notParsed(task: ParseTask, read: { gaveUpAfterMs?: number; tooDeep?: tr
 /** A file larger than plumb parses: `hash` is empty when it was not read. */
 function tooLarge(task: ParseTask, size: number, hash: string): WorkerResult {
   return { id: task.id, outcome: 'skipped', reason: 'too_large', detail: tooLargeDetail(size), hash, size };
-}
-
-/**
- * The file's bytes, or its size when it is larger than plumb parses (it is not read); a path that became a link
- * since it was walked is not followed (open fails, the file fails).
- */
-function readRegularFile(absolute: string): Buffer | number {
-  const fd = openSync(absolute, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  try {
-    const size = fstatSync(fd).size;
-    return size > MAX_PARSED_BYTES ? size : readFileSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** The bench's baseline: tree-sitter's parse alone, of the text as written or as the extractor prepares it. */

@@ -10,12 +10,12 @@
  * unreadable) is read as before. So the word index only ever leaves out files it read and found without the name:
  * the answers are those of reading every file, sooner.
  */
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { TimeSlice } from '../semaphore.js';
-import { MAX_PARSED_BYTES } from './parse-pool.js';
+import { readWalkedFile } from './walked-file.js';
 import { workerScript } from './worker-script.js';
 
 /**
@@ -50,11 +50,14 @@ export interface WordsJob {
   read: Array<{ file: string; absolute: string; size: number; mtimeMs: number }>;
   drop: string[];
 }
-/** From the thread, after each commit: the files now covered (and their stamps), the ones no longer, and at the end `done`. */
-export type WordsReply =
-  | { covered: Array<WordFile & { id: number }>; uncovered: WordFile[]; dropped: string[] }
-  | { done: true; read: number; bytes: number; ms: number }
-  | { error: string };
+/** What one commit changed: the files now covered (their words row's id), those read but not covered, those dropped. */
+export interface WordsChange {
+  covered: Array<WordFile & { id: number }>;
+  uncovered: WordFile[];
+  dropped: string[];
+}
+/** From the thread: each commit's change, and at the end `done`. */
+export type WordsReply = WordsChange | { done: true; read: number; bytes: number; ms: number } | { error: string };
 
 export interface WordIndexStatus {
   /** `reading`: the thread is bringing it up to date; `ready`: idle; `off`: it could not be opened (everything is read). */
@@ -101,8 +104,8 @@ export class WordIndex {
   private timer: NodeJS.Timeout | undefined;
   private again = false;
   private closed = false;
-  /** Files the thread could not cover, at the stamp it tried: not tried again until they change. */
-  private readonly failed = new Map<string, string>();
+  /** Files a pass could not cover, at the stamp it tried: not tried again until they change. */
+  private readonly failed = new Map<string, { size: number; mtimeMs: number }>();
   private lastRun: { read: number; bytes: number; ms: number; thread: boolean } | undefined;
 
   private constructor(
@@ -115,11 +118,12 @@ export class WordIndex {
       mkdirSync(path.dirname(file), { recursive: true });
       this.db = openWords(file);
       for (const row of this.db.prepare('SELECT id, path, size, mtime, covered FROM word_files').all() as Array<{ id: number; path: string; size: number; mtime: number; covered: number }>) {
+        const stamp = { size: row.size, mtimeMs: row.mtime };
         if (row.covered === 0) {
-          this.failed.set(row.path, stampKey({ file: row.path, size: row.size, mtimeMs: row.mtime }));
+          this.failed.set(row.path, stamp);
           continue;
         }
-        this.covered.set(row.path, { size: row.size, mtimeMs: row.mtime });
+        this.covered.set(row.path, stamp);
         this.idOf.set(row.id, row.path);
       }
       this.match = this.db.prepare('SELECT rowid FROM words WHERE words MATCH ?').pluck();
@@ -162,9 +166,8 @@ export class WordIndex {
     const out: T[] = [];
     let stale = false;
     for (const file of files) {
-      const stamp = this.covered.get(file.file);
-      if (!stamp || stamp.size !== file.size || stamp.mtimeMs !== file.mtimeMs) {
-        if (this.failed.get(file.file) !== stampKey(file)) stale = true;
+      if (!sameStamp(this.covered.get(file.file), file)) {
+        if (!sameStamp(this.failed.get(file.file), file)) stale = true;
         out.push(file);
         continue;
       }
@@ -206,9 +209,7 @@ export class WordIndex {
       let largest = 0;
       for (const file of files) {
         listed.add(file.file);
-        const stamp = this.covered.get(file.file);
-        if (stamp && stamp.size === file.size && stamp.mtimeMs === file.mtimeMs) continue;
-        if (this.failed.get(file.file) === stampKey(file)) continue;
+        if (sameStamp(this.covered.get(file.file), file) || sameStamp(this.failed.get(file.file), file)) continue;
         job.read.push({ ...file, absolute: path.isAbsolute(file.file) ? file.file : path.join(this.root, file.file) });
         bytes += file.size;
         largest = Math.max(largest, file.size);
@@ -258,7 +259,7 @@ export class WordIndex {
   }
 
   /** What a committed step changed, into the maps narrow() reads. */
-  private apply(change: { covered: Array<WordFile & { id: number }>; uncovered: WordFile[]; dropped: string[] }): void {
+  private apply(change: WordsChange): void {
     for (const file of change.covered) {
       this.covered.set(file.file, { size: file.size, mtimeMs: file.mtimeMs });
       this.idOf.set(file.id, file.file);
@@ -266,7 +267,7 @@ export class WordIndex {
     }
     for (const file of change.uncovered) {
       this.covered.delete(file.file);
-      this.failed.set(file.file, stampKey(file));
+      this.failed.set(file.file, { size: file.size, mtimeMs: file.mtimeMs });
     }
     for (const file of change.dropped) {
       this.covered.delete(file);
@@ -284,8 +285,9 @@ export class WordIndex {
   }
 }
 
-function stampKey(file: WordFile): string {
-  return `${file.size}:${file.mtimeMs}`;
+/** Whether a stamp the word index keeps is the one the index holds for the file now. */
+function sameStamp(kept: { size: number; mtimeMs: number } | undefined, file: WordFile): boolean {
+  return kept !== undefined && kept.size === file.size && kept.mtimeMs === file.mtimeMs;
 }
 
 /**
@@ -320,8 +322,8 @@ export class WordsFill {
   }
 
   /** One transaction: files read until `enough(bytes read in it)`; what it changed, for the main thread's maps. */
-  step(enough: (bytes: number) => boolean): { covered: Array<WordFile & { id: number }>; uncovered: WordFile[]; dropped: string[] } {
-    const out = { covered: [] as Array<WordFile & { id: number }>, uncovered: [] as WordFile[], dropped: [] as string[] };
+  step(enough: (bytes: number) => boolean): WordsChange {
+    const out: WordsChange = { covered: [], uncovered: [], dropped: [] };
     this.commit(() => {
       if (!this.dropsDone) {
         for (const file of this.job.drop) this.drop(file);
@@ -360,27 +362,16 @@ export class WordsFill {
 
 /**
  * The file's words, when it is still the file the index holds (a regular file of the same size and modification
- * time, no larger than the index parses); undefined otherwise. Opened as the parser threads open walked files
- * (O_NOFOLLOW); what it holds is never answered, only which words.
+ * time, no larger than the index parses); undefined otherwise. Read as the parser threads read walked files
+ * (readWalkedFile); what it holds is never answered, only which words.
  */
 function readWords(absolute: string, size: number, mtimeMs: number): string | undefined {
-  let fd: number;
   try {
-    fd = openSync(absolute, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const read = readWalkedFile(absolute, (stats) => stats.isFile() && stats.size === size && stats.mtimeMs === mtimeMs);
+    // Not read, or changed while read: the stamp does not say what was read.
+    return read.bytes?.length === size ? wordText(read.bytes) : undefined;
   } catch {
     return undefined;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile() || stats.size > MAX_PARSED_BYTES || stats.size !== size || stats.mtimeMs !== mtimeMs) return undefined;
-    const bytes = readFileSync(fd);
-    // Changed while read: the stamp no longer says what was read.
-    if (bytes.length !== size) return undefined;
-    return wordText(bytes);
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
   }
 }
 
