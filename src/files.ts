@@ -14,6 +14,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { TimeSlice } from './semaphore.js';
 
 /** Why a file's content was not read. */
 export type RefusalReason = 'outside_root' | 'not_found' | 'not_a_file' | 'too_large' | 'binary' | 'unreadable';
@@ -145,13 +146,10 @@ export class FileReader {
    * their turn every SCAN_SLICE_MS, and while `each` awaits.
    */
   async scan(paths: readonly string[], needle: string, maxBytes: number, each: (index: number, scan: FileScan) => void | Promise<void>, stop?: () => boolean): Promise<number> {
-    let slice = performance.now();
+    const slice = new TimeSlice(SCAN_SLICE_MS);
     let i = 0;
     for (; i < paths.length; i++) {
-      if (performance.now() - slice > SCAN_SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
-        slice = performance.now();
-      }
+      if (slice.due()) await slice.pause();
       if (stop?.()) break;
       const pending = each(i, this.scanOne(paths[i], needle, maxBytes));
       if (pending) await pending;

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { TimeSlice } from '../semaphore.js';
 import { invalidParameter, PlumbError } from '../errors.js';
 import { forEachLimit } from '../map-limit.js';
 import { MAX_PARSED_BYTES } from '../index/parse-pool.js';
@@ -104,7 +104,7 @@ export async function searchStatements(services: Services, input: StatementsQuer
   let filesParsed = 0;
   let pageFullAt = -1;
   let stoppedEarly = false;
-  let sliceStart = performance.now();
+  const slice = new TimeSlice(SLICE_MS);
 
   rounds: for (let round = 0, end = 0; round < scopes.length; round = end) {
     // Up to ROUND_FILES files, and no more than ROUND_BYTES of them in memory at once (files up to 64 MB are searched).
@@ -130,10 +130,9 @@ export async function searchStatements(services: Services, input: StatementsQuer
         stoppedEarly = scope !== scopes[scopes.length - 1];
         break rounds;
       }
-      if (performance.now() - sliceStart > SLICE_MS) {
-        await yieldToLoop();
+      if (slice.due()) {
+        await slice.pause();
         signal?.throwIfAborted();
-        sliceStart = performance.now();
       }
     }
   }
