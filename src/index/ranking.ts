@@ -11,14 +11,37 @@
  */
 export function humpsOf(name: string): string {
   // Each hump's first letter alone, without cutting the spans (humpSpans) and lower-casing copies of them: once per
-  // symbol a build stores (millions for a large tree), where those cost some 2 µs a name.
+  // symbol a build stores (millions for a large tree), where those cost some 2 µs a name. One pass keeps the class of
+  // the character before (startsHump's test, without reading it again); each initial is a string made once (LOWER_CHAR).
+  const length = name.length;
   let humps = '';
-  for (let i = 0; i < name.length; i++) {
+  /** The class of the character before: 0 none or a separator, then LOWER, UPPER or DIGIT. */
+  let before = 0;
+  for (let i = 0; i < length; i++) {
     const ch = name.charCodeAt(i);
-    if (isAlnumCode(ch) && startsHump(name, i)) humps += String.fromCharCode(isUpperCode(ch) ? ch + 32 : ch);
+    const now = CLASS[ch & 127] * (ch < 128 ? 1 : 0);
+    if (now !== 0) {
+      if (before === 0) {
+        humps += LOWER_CHAR[ch];
+      } else if (now === UPPER && (before !== UPPER || (i + 1 < length && isLowerCode(name.charCodeAt(i + 1))))) {
+        humps += LOWER_CHAR[ch];
+      }
+    }
+    before = now;
   }
   return humps;
 }
+
+const LOWER = 1;
+const UPPER = 2;
+const DIGIT = 3;
+/** The class of each ASCII character (humpsOf): 0 for a separator. */
+const CLASS = new Uint8Array(128);
+for (let c = 97; c <= 122; c++) CLASS[c] = LOWER;
+for (let c = 65; c <= 90; c++) CLASS[c] = UPPER;
+for (let c = 48; c <= 57; c++) CLASS[c] = DIGIT;
+/** Each ASCII letter or digit lower case, as a string. */
+const LOWER_CHAR = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c >= 65 && c <= 90 ? c + 32 : c));
 
 /**
  * Whether the letter or digit at `i` starts a hump: after the start or any separator, a capital after a lower-case

@@ -61,52 +61,57 @@ const SAME_AS_BEFORE = -3;
  */
 export function packSymbols(symbols: readonly IndexedSymbol[], file: string, seen = new Map<string, number>()): SymbolChunk {
   const sids = symbolIds(file, symbols, seen);
-  const parts: string[] = [];
-  const lengths: number[] = [];
+  const lengths = new Lengths(symbols.length * STRINGS);
   const ints = new Int32Array(symbols.length * INTS);
-  const add = (value: string | null): void => {
-    if (value === null) {
-      lengths.push(NULL);
-    } else {
-      parts.push(value);
-      lengths.push(value.length);
-    }
-  };
-  /** A value the symbol before holds too (its kind, language, '[]' for parameters and bases...) is not repeated. */
-  const addOrSame = (value: string | null, before: string | null): void => {
-    if (value !== null && value === before) lengths.push(SAME_AS_BEFORE);
-    else add(value);
-  };
+  let text = '';
   let previous: IndexedSymbol | undefined;
   let previousParameters: string | null = null;
   let previousBases: string | null = null;
   for (let i = 0; i < symbols.length; i++) {
     const s = symbols[i];
-    const nameLower = s.name.toLowerCase();
-    add(sids[i]);
-    add(s.name);
-    if (nameLower === s.name) lengths.push(SAME_AS_NAME);
-    else add(nameLower);
-    add(humpsOf(s.name));
-    addOrSame(s.kind, previous?.kind ?? null);
-    if (s.qualifiedName === s.name) lengths.push(SAME_AS_NAME);
-    else addOrSame(s.qualifiedName, previous?.qualifiedName ?? null);
-    addOrSame(s.containingType, previous?.containingType ?? null);
-    add(s.signature);
-    const parameters = parametersJson(s.parameters);
-    addOrSame(parameters, previousParameters);
+    const name = s.name;
+    const sid = sids[i];
+    const nameLower = name.toLowerCase();
+    const humps = humpsOf(name);
+    text += sid;
+    text += name;
+    lengths.push(sid.length);
+    lengths.push(name.length);
+    if (nameLower === name) {
+      lengths.push(SAME_AS_NAME);
+    } else {
+      text += nameLower;
+      lengths.push(nameLower.length);
+    }
+    text += humps;
+    lengths.push(humps.length);
+    // A value the symbol before holds too (its kind, language, '[]' for parameters and bases...) is not repeated.
+    if (previous !== undefined && s.kind === previous.kind) {
+      lengths.push(SAME_AS_BEFORE);
+    } else {
+      text += s.kind;
+      lengths.push(s.kind.length);
+    }
+    if (s.qualifiedName === name) lengths.push(SAME_AS_NAME);
+    else text = addOrSame(text, lengths, s.qualifiedName, previous === undefined ? null : previous.qualifiedName);
+    text = addOrSame(text, lengths, s.containingType, previous === undefined ? null : previous.containingType);
+    text += s.signature;
+    lengths.push(s.signature.length);
+    const parameters = s.parameters.length === 0 ? '[]' : parametersJson(s.parameters);
+    text = addOrSame(text, lengths, parameters, previousParameters);
     previousParameters = parameters;
-    addOrSame(s.returnType, previous?.returnType ?? null);
-    addOrSame(s.doc, previous?.doc ?? null);
+    text = addOrSame(text, lengths, s.returnType, previous === undefined ? null : previous.returnType);
+    text = addOrSame(text, lengths, s.doc, previous === undefined ? null : previous.doc);
     const bases = s.bases.length === 0 ? '[]' : JSON.stringify(s.bases);
-    addOrSame(bases, previousBases);
+    text = addOrSame(text, lengths, bases, previousBases);
     previousBases = bases;
-    addOrSame(s.language, previous?.language ?? null);
+    text = addOrSame(text, lengths, s.language, previous === undefined ? null : previous.language);
     previous = s;
     let keys = 0;
     if (s.bases.length > 0) {
       for (const key of baseKeys(s)) {
-        add(key);
+        text += key;
+        lengths.push(key.length);
         keys++;
       }
     }
@@ -123,12 +128,52 @@ export function packSymbols(symbols: readonly IndexedSymbol[], file: string, see
     ints[at + Int.Flags] = (s.definition ? 1 : 0) | (s.forwardDeclaration ? 2 : 0);
     ints[at + Int.Keys] = keys;
   }
-  return { count: symbols.length, text: parts.join(''), lengths: new Int32Array(lengths), ints };
+  return { count: symbols.length, text, lengths: lengths.done(), ints };
+}
+
+/**
+ * A value (NULL for null), or SAME_AS_BEFORE when the symbol before holds the same (never for null): the text with it.
+ * The text is built by `+=` (a rope V8 flattens once, when the chunk is posted) rather than parts joined at the end.
+ */
+function addOrSame(text: string, lengths: Lengths, value: string | null, before: string | null): string {
+  if (value === null) {
+    lengths.push(NULL);
+    return text;
+  }
+  if (value === before) {
+    lengths.push(SAME_AS_BEFORE);
+    return text;
+  }
+  lengths.push(value.length);
+  return text + value;
+}
+
+/** A chunk's lengths, in an Int32Array that grows (a symbol's keys may pass the STRINGS a symbol first reserved). */
+class Lengths {
+  private array: Int32Array;
+  private count = 0;
+
+  constructor(capacity: number) {
+    this.array = new Int32Array(Math.max(capacity, 16));
+  }
+
+  push(length: number): void {
+    if (this.count === this.array.length) {
+      const grown = new Int32Array(this.array.length * 2);
+      grown.set(this.array);
+      this.array = grown;
+    }
+    this.array[this.count++] = length;
+  }
+
+  /** The lengths pushed, in an array of their own (the buffer is transferred whole). */
+  done(): Int32Array {
+    return this.array.slice(0, this.count);
+  }
 }
 
 /** The parameters column: [{"name":…,"type":…}, …], those two keys in that order whatever the objects hold. */
 function parametersJson(parameters: readonly Parameter[]): string {
-  if (parameters.length === 0) return '[]';
   // Written out (JSON.stringify of each string) rather than stringified objects made for it: the same text, less work.
   let json = '[';
   for (const p of parameters) {
