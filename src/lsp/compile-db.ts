@@ -38,6 +38,12 @@ export interface CompileDatabase {
 const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git', '.hg', '.svn', 'bazel-out', 'bazel-bin', 'bazel-testlogs']);
 /** Directories kept on the include path even without headers of their own, because code includes through them ("gtest/gtest.h"). */
 const INCLUDE_ROOT_NAMES = new Set(['include', 'inc', 'src', 'source', 'lib']);
+/**
+ * A build file that makes its directory a project's root, which the project's code includes from ("src/x.h",
+ * "include/y/z.h"): CMake, Meson and Bazel projects put their source directory on the include path. Makefiles are
+ * left out: the kernel has one in nearly every directory, and its includes are resolved from the header directories.
+ */
+const PROJECT_ROOT_FILES = new Set(['CMakeLists.txt', 'meson.build', 'BUILD', 'BUILD.bazel']);
 const MAX_FILES = 200_000;
 
 /** `<cacheDir>/<hash of root>/compile-db`: where plumb writes rewritten or synthesized databases for this workspace. */
@@ -90,7 +96,8 @@ export interface SynthesisOptions {
 
 /**
  * Every C/C++ source under ROOT compiled with the configured standards, defines and -I for each directory
- * holding headers. The defines and -I flags are the same for every source, so they go once into a response
+ * holding headers, its include-like ancestors, and each project root (a directory with a CMake, Meson or Bazel
+ * build file: googletest's sources include "src/gtest-internal-inl.h" from googletest/). The defines and -I flags are the same for every source, so they go once into a response
  * file (`@flags`, which clangd expands) that each entry names: a tree of any size (the Linux kernel's 30,000
  * sources and 5,000 header directories) gives a database of a few megabytes, not gigabytes.
  */
@@ -130,6 +137,8 @@ async function walk(root: string, directory: string, parentEntries: readonly str
   for (const entry of entries) {
     if (entry.isDirectory()) {
       if (!SKIPPED_DIRECTORIES.has(entry.name) && !entry.name.startsWith('.')) subdirectories.push(path.join(directory, entry.name));
+    } else if (entry.isFile() && PROJECT_ROOT_FILES.has(entry.name)) {
+      includes.add(directory);
     } else if (entry.isFile() && sources.length < MAX_FILES) {
       const extension = path.extname(entry.name).toLowerCase();
       if (extensions.sources.has(extension)) sources.push(path.join(directory, entry.name));

@@ -105,6 +105,7 @@ t.test('without a database, one is synthesized from googletest with every source
   t.ok(args.includes(`-I${path.join(GOOGLETEST, 'googletest/include/gtest')}`), 'a directory holding headers');
   t.ok(args.includes(`-I${path.join(GOOGLETEST, 'googletest/include')}`), 'the include/ directory code includes "gtest/gtest.h" through');
   t.ok(args.includes(`-I${path.join(GOOGLETEST, 'googlemock/include')}`));
+  t.ok(args.includes(`-I${path.join(GOOGLETEST, 'googletest')}`), 'a CMake project root, which gtest.cc includes "src/gtest-internal-inl.h" from');
   t.notOk(args.some((arg) => arg.includes('/docs')), 'directories without headers are not on the include path');
 });
 
