@@ -8,7 +8,8 @@ import { extractFileSymbols } from '../syntax/index.js';
 import { loadParser, MAX_NESTING } from '../syntax/grammars.js';
 import type { ExtractedSymbol, LanguageId } from '../syntax/types.js';
 import { contentHash } from './ids.js';
-import { packSymbols, type SymbolChunk } from './symbol-codec.js';
+import { packMacroRows, packSymbols, type SymbolChunk } from './symbol-codec.js';
+import type { MacroRows } from '../syntax/macro-rows.js';
 import { MAX_PARSED_BYTES, tooLargeDetail, type ParseTask, type WorkerRequest, type WorkerResult, type WorkerStats } from './parse-pool.js';
 import { threadCpuMs } from './thread-cpu.js';
 import { readWalkedFile } from './walked-file.js';
@@ -69,9 +70,9 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
       if (read.gaveUpAfterMs !== undefined || read.tooDeep) return notParsed(task, read, hash, content.length);
       chunk = packer.pack([]);
     } else {
-      const read = await extractFileSymbols(language, text, stats);
+      const read = await extractFileSymbols(language, text, stats, undefined, true);
       if (read.gaveUpAfterMs !== undefined || read.tooDeep) return notParsed(task, read, hash, content.length);
-      chunk = packer.pack(read.symbols);
+      chunk = read.rows ? packer.packRows(read.rows, 0) : packer.pack(read.symbols);
     }
     const retire = !pieces && content.length > RETIRE_AFTER_BYTES;
     return {
@@ -91,7 +92,7 @@ async function handle(task: ParseTask): Promise<WorkerResult> {
  */
 async function extractInPieces(id: number, language: Language, pieces: SourcePiece[], packer: Packer): Promise<{ gaveUpAfterMs?: number; tooDeep?: true }> {
   for (const piece of pieces) {
-    const read = await extractFileSymbols(language, piece.text, stats);
+    const read = await extractFileSymbols(language, piece.text, stats, undefined, true);
     if (read.gaveUpAfterMs !== undefined || read.tooDeep) return read;
     for (const symbol of read.symbols) {
       for (const range of [symbol.range, symbol.selectionRange]) {
@@ -99,7 +100,7 @@ async function extractInPieces(id: number, language: Language, pieces: SourcePie
         range.end.line += piece.line;
       }
     }
-    const chunk = packer.pack(read.symbols);
+    const chunk = read.rows ? packer.packRows(read.rows, piece.line) : packer.pack(read.symbols);
     if (chunk.count > 0) parentPort?.postMessage({ id, outcome: 'piece', chunk } satisfies WorkerResult, transferOf(chunk));
   }
   return {};
@@ -119,6 +120,14 @@ class Packer {
     const clock = performance.now();
     const kept = symbols.filter((symbol) => symbol.name !== '' && !symbol.name.includes('\n'));
     const chunk = packSymbols(kept, this.file, this.seen);
+    lap('serialize', clock);
+    return chunk;
+  }
+
+  /** Macros read without parsing, their lines moved down by `lineOffset` (a piece's): their names are words, all kept. */
+  packRows(rows: MacroRows, lineOffset: number): SymbolChunk {
+    const clock = performance.now();
+    const chunk = packMacroRows(rows, this.file, this.seen, lineOffset);
     lap('serialize', clock);
     return chunk;
   }

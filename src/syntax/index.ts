@@ -20,6 +20,7 @@ import { aliasedBaseNames, importAliases } from './bases.js';
 import { extractFromTree } from './extract.js';
 import { loadParser, parseWithin } from './grammars.js';
 import type { LanguageSpec } from './spec.js';
+import { macroSymbols, type MacroRows } from './macro-rows.js';
 
 /** What extraction needs of a language (src/languages/<id>/): its id, stored with each symbol, and its spec. */
 export interface SyntaxLanguage {
@@ -56,6 +57,11 @@ export async function extractSymbols(language: SyntaxLanguage, source: string, t
 /** What extractFileSymbols read: the symbols, and when tree-sitter gave up on the file, after how long (its budget). */
 export interface Extraction {
   symbols: ExtractedSymbol[];
+  /**
+   * Set, with no `symbols`, for a caller that takes rows (`rows` option) when the language read the file without
+   * parsing it (LanguageSpec.readWithoutParse): its macros, not made objects.
+   */
+  rows?: MacroRows;
   /** Set when the parse was halted at its deadline: the file's symbols are not known (never a silent empty file). */
   gaveUpAfterMs?: number;
   /** Set when the file nests brackets deeper than tree-sitter is asked to parse (MAX_NESTING): not parsed. */
@@ -69,9 +75,9 @@ export function parseBudgetMs(length: number): number {
 
 /**
  * extractSymbols, saying when the parse was given up (the index lists such a file rather than storing it empty).
- * `budgetMs` replaces parseBudgetMs(source.length).
+ * `budgetMs` replaces parseBudgetMs(source.length); with `rows`, a file read without parsing is given as rows.
  */
-export async function extractFileSymbols(language: SyntaxLanguage, source: string, timing?: ExtractTiming, budgetMs?: number): Promise<Extraction> {
+export async function extractFileSymbols(language: SyntaxLanguage, source: string, timing?: ExtractTiming, budgetMs?: number, rows = false): Promise<Extraction> {
   const spec = language?.syntax;
   if (!spec || typeof source !== 'string') return { symbols: [] };
   const parser = await loadParser(spec.grammar);
@@ -88,8 +94,9 @@ export async function extractFileSymbols(language: SyntaxLanguage, source: strin
   if (timing) clock = lap(timing, 'prepare', clock);
   const read = spec.readWithoutParse?.(prepared, source, language.id as LanguageId);
   if (read) {
+    const extraction = rows ? { symbols: [], rows: read } : { symbols: macroSymbols(read) };
     if (timing) lap(timing, 'extract', clock);
-    return { symbols: read };
+    return extraction;
   }
   // Error recovery on pathological input (thousands of unclosed brackets) can take seconds: give up instead.
   const budget = budgetMs ?? parseBudgetMs(source.length);

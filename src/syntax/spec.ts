@@ -7,6 +7,7 @@ import type { Node } from 'web-tree-sitter';
 import type { NormalizedKind } from '../kinds.js';
 import type { ExtractedSymbol, LanguageId, Parameter } from './types.js';
 import type { ShortType } from './statements/types.js';
+import type { MacroRows } from './macro-rows.js';
 
 /** One declaration as a language module sees it; the walker turns it into an ExtractedSymbol. */
 export interface Draft {
@@ -135,9 +136,10 @@ export interface LanguageSpec {
   prepare?: (source: string) => string;
   /**
    * The symbols of a prepared source the language reads without parsing it, the same as the parse would give
-   * (C/C++ headers of nothing but preprocessor lines); undefined to parse it. `original` is the text as written.
+   * (C/C++ headers of nothing but preprocessor lines: their macros, as rows); undefined to parse it. `original` is
+   * the text as written.
    */
-  readWithoutParse?: (prepared: string, original: string, language: LanguageId) => ExtractedSymbol[] | undefined;
+  readWithoutParse?: (prepared: string, original: string, language: LanguageId) => MacroRows | undefined;
   /**
    * Declarations at `node`, or undefined when it declares nothing. `nodeType` is `node.type`, read once by the walker
    * for all the callbacks (each read is a call into tree-sitter's WASM).

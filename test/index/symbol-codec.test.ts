@@ -3,7 +3,8 @@ import path from 'node:path';
 import t from 'tap';
 import { symbolIds } from '../../src/index/ids.js';
 import { humpsOf } from '../../src/index/ranking.js';
-import { baseKeys, ChunkReader, packedIds, packSymbols, Str, STRINGS, symbolObjects, type IndexedSymbol } from '../../src/index/symbol-codec.js';
+import { baseKeys, ChunkReader, packedIds, packMacroRows, packSymbols, Str, STRINGS, symbolObjects, type IndexedSymbol } from '../../src/index/symbol-codec.js';
+import { macroSymbols } from '../../src/syntax/macro-rows.js';
 import { languageById, languageOfPath } from '../../src/languages/index.js';
 import { extractSymbols } from '../../src/syntax/index.js';
 import type { ExtractedSymbol } from '../../src/syntax/types.js';
@@ -60,4 +61,50 @@ t.test('the row values: lower-case name, humps, JSON columns, base keys; a file 
   const parts = [packSymbols(cpp.slice(0, 2), 'a.cpp', seen), packSymbols(cpp.slice(2), 'a.cpp', seen)];
   t.same(packedIds({ packed: parts, count: cpp.length }), symbolIds('a.cpp', cpp), 'ids as if packed at once');
   t.same(symbolObjects({ packed: [packSymbols([], 'a.cpp')], count: 0 }), []);
+});
+
+// A register header's macros go from the reader to the rows without symbol objects (packMacroRows): the same chunk.
+t.test('macros read as rows pack as their symbols do, in one chunk or in pieces with their lines moved', async (t) => {
+  const source = [
+    '/* a register map */',
+    '#ifndef REGS_H',
+    '#define REGS_H',
+    '/** The control register. */',
+    '#define mmDCP0_GRPH_CONTROL 0x1a01',
+    '#define mmDCP0_GRPH_CONTROL_BASE_IDX 2',
+    '#define REG_FIELD(reg, field) ((reg) & (field##_MASK))',
+    '#define VARIADIC(fmt, ...) printk(fmt, __VA_ARGS__)',
+    '#define NO_ARGS() 1',
+    '/* twice, as in a header read in pieces: an ordinal on */',
+    '#define mmDCP0_GRPH_CONTROL 0x1a02',
+    '#define lower_case_value (1 << 3)',
+    '#endif',
+    '',
+  ].join('\n');
+  const { syntax } = languageById('c');
+  const rows = syntax.readWithoutParse!(syntax.prepare!(source), source, 'c');
+  t.ok(rows, 'read without parsing');
+  const symbols = macroSymbols(rows!);
+  t.same(symbols, await extractSymbols(languageById('c'), source), 'macroSymbols gives what extraction gives');
+  t.ok(symbols.length >= 8, `${symbols.length} macros`);
+  const same = (a: { text: string; lengths: Int32Array; ints: Int32Array; count: number }, b: typeof a, what: string): void => {
+    t.equal(a.text, b.text, `${what}: text`);
+    t.same([...a.lengths], [...b.lengths], `${what}: lengths`);
+    t.same([...a.ints], [...b.ints], `${what}: ints`);
+    t.equal(a.count, b.count, `${what}: count`);
+  };
+  same(packMacroRows(rows!, 'drivers/regs.h'), packSymbols(symbols, 'drivers/regs.h'), 'whole');
+  // Pieces: each piece's lines moved by its first line, the ordinals carried by `seen` from piece to piece.
+  const rowSeen = new Map<string, number>();
+  const symbolSeen = new Map<string, number>();
+  for (const offset of [0, 120]) {
+    const moved = macroSymbols(rows!);
+    for (const symbol of moved) {
+      for (const range of [symbol.range, symbol.selectionRange]) {
+        range.start.line += offset;
+        range.end.line += offset;
+      }
+    }
+    same(packMacroRows(rows!, 'drivers/regs.h', rowSeen, offset), packSymbols(moved, 'drivers/regs.h', symbolSeen), `piece at line ${offset}`);
+  }
 });

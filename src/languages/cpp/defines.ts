@@ -11,8 +11,9 @@
  * does not know for certain (a line of code, an unbalanced `#endif`, a `#include` of another form, a line break
  * inside a comment after code, CRLF) makes it give the file back to the parser, whole.
  */
-import type { ExtractedSymbol, LanguageId, Parameter } from '../../syntax/types.js';
+import type { LanguageId, Parameter } from '../../syntax/types.js';
 import { adjacent, cleanComment, oneLine } from '../../syntax/extract.js';
+import { emptyMacroRows, NO_PARAMETERS, type MacroRows } from '../../syntax/macro-rows.js';
 
 /** A comment standing where a doc could: its offsets (end before its line break), and whether only blanks precede it on its line. */
 interface Comment {
@@ -44,18 +45,18 @@ class GiveUp extends Error {}
 const DEFINE_LINE = /^[ \t]*#[ \t]*define[ \t]+/gm;
 
 /**
- * The `#define`s of a file as tree-sitter's extraction gives them, when the file holds only preprocessor lines,
+ * The `#define`s of a file as tree-sitter's extraction gives them (as rows: macroSymbols makes them symbols), when the file holds only preprocessor lines,
  * comments and blank lines; undefined otherwise (parse it). `source` is the text as prepared for the parser
  * (LanguageSpec.prepare: blanked where the parser would be misled, offsets kept), `original` as written (docs).
  */
-export function definesOfDirectives(source: string, original: string, language: LanguageId): ExtractedSymbol[] | undefined {
+export function definesOfDirectives(source: string, original: string, language: LanguageId): MacroRows | undefined {
   if (source.length !== original.length || source.includes('\r') || source.length === 0 || source.charCodeAt(source.length - 1) !== 10) return undefined;
   try {
-    const symbols = new DirectiveReader(source, original, language).read();
+    const rows = new DirectiveReader(source, original, language).read();
     // A `#define` line the preparation blanked is read from the text as written (macrosFromText): the parser's way.
     let lines = 0;
     for (DEFINE_LINE.lastIndex = 0; DEFINE_LINE.exec(original); ) lines++;
-    return lines === symbols.length ? symbols : undefined;
+    return lines === rows.names.length ? rows : undefined;
   } catch (error) {
     if (error instanceof GiveUp) return undefined;
     throw error;
@@ -66,11 +67,13 @@ class DirectiveReader {
   private at = 0;
   private line = 1;
   private readonly levels: Level[] = [{ comments: [] }];
-  private readonly symbols: ExtractedSymbol[] = [];
+  private readonly rows: MacroRows;
 
-  constructor(private readonly source: string, private readonly original: string, private readonly language: LanguageId) {}
+  constructor(private readonly source: string, private readonly original: string, language: LanguageId) {
+    this.rows = emptyMacroRows(language);
+  }
 
-  read(): ExtractedSymbol[] {
+  read(): MacroRows {
     const source = this.source;
     while (this.at < source.length) {
       const lineStart = this.at;
@@ -87,7 +90,7 @@ class DirectiveReader {
       }
     }
     if (this.levels.length !== 1) throw new GiveUp();
-    return this.symbols;
+    return this.rows;
   }
 
   private get level(): Level {
@@ -195,28 +198,16 @@ class DirectiveReader {
       if (source[nameEnd] !== '(') headEnd = value;
       this.toLineEnd(value, true);
     }
-    const end = { line: this.line, column: 1 };
     const doc = this.docAbove(hash);
     this.level.comments = [];
     const column = hash - source.lastIndexOf('\n', hash - 1);
     const nameColumn = nameStart - source.lastIndexOf('\n', nameStart - 1);
-    this.symbols.push({
-      name,
-      kind: 'macro',
-      containers: [],
-      qualifiedName: name,
-      containingType: null,
-      range: { start: { line: startLine, column }, end },
-      selectionRange: { start: { line: startLine, column: nameColumn }, end: { line: startLine, column: nameColumn + name.length } },
-      signature: oneLine(source.slice(hash, headEnd)),
-      parameters,
-      returnType: null,
-      doc,
-      definition: true,
-      forwardDeclaration: false,
-      bases: [],
-      language: this.language,
-    });
+    const rows = this.rows;
+    rows.names.push(name);
+    rows.signatures.push(oneLine(source.slice(hash, headEnd)));
+    rows.docs.push(doc);
+    rows.parameters.push(parameters.length > 0 ? parameters : NO_PARAMETERS);
+    rows.positions.push(startLine, column, this.line, nameColumn);
   }
 
   /** The parameter list after `(`: identifiers and `...`, separated by commas; where it ends (after `)`). */
