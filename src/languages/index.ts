@@ -182,6 +182,11 @@ export function rulesOf(id: string): LanguageRules | undefined {
   return active.byId(id)?.rules;
 }
 
+/** A constructor, or what its language calls a destructor (rules.isDestructor): members no type inherits or overrides. */
+export function isConstructorOrDestructor(member: { name: string; kind: string; language: string }): boolean {
+  return member.kind === 'constructor' || (rulesOf(member.language)?.isDestructor?.(member) ?? false);
+}
+
 /**
  * The files of the languages whose functions are declared in one file and defined in another (`rules.separateDeclarations`:
  * C and C++), by extension: `headers` their `rules.headerExtensions`, `sources` their other extensions and the files only

@@ -182,6 +182,11 @@ export interface LanguageRules {
   /** Member names a type never inherits (C++ `operator=`); constructors and destructors never are, in any language. */
   uninherited?: readonly string[];
   /**
+   * Whether a member is its type's destructor (C++), finalizer (C#): like a constructor, it is no method to inherit or
+   * override. Without it the language has none written as a member.
+   */
+  isDestructor?(member: { name: string; kind: string }): boolean;
+  /**
    * Names a constructor is declared under that calls do not spell: a call of it spells its class's name instead
    * (TypeScript's `constructor`, called as `new Subject()`). Without it a constructor's own name is what its calls
    * spell (C++, Java, C#: the class's name).

@@ -15,7 +15,7 @@ import {
 } from '../../schemas/impact.js';
 import { invalidParameter, isCancelled, PlumbError } from '../errors.js';
 import type { StoredSymbol } from '../index/store.js';
-import { languageOfPath, sameFamily } from '../languages/index.js';
+import { isConstructorOrDestructor, languageOfPath, sameFamily } from '../languages/index.js';
 import { forEachLimit } from '../map-limit.js';
 import type { Services } from '../services.js';
 import { scanOccurrences } from '../syntax/identifiers.js';
@@ -518,7 +518,7 @@ async function inheritorsOf(services: Services, collector: Collector, root: Reso
     answer.results.length > 0 && answer.results.every((r) => r.source === 'index') ? 'inheritors from the base names as written, resolved through the index (no server confirmed them)' : undefined);
 
   // Their overrides of the type's methods: members of the same name (the type's constructors and destructor are no methods to override).
-  const methods = new Set((await ownMembers(services, root.symbol)).filter((m) => isCallable(m) && m.kind !== 'constructor' && !m.name.startsWith('~')).map((m) => m.name));
+  const methods = new Set((await ownMembers(services, root.symbol)).filter((m) => isCallable(m) && !isConstructorOrDestructor(m)).map((m) => m.name));
   if (methods.size === 0) return;
   let overrides = 0;
   for (const inheritor of inheritors.slice(0, OVERRIDE_TYPES_MAX)) {

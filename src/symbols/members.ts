@@ -10,7 +10,7 @@
 import path from 'node:path';
 import type { NormalizedKind } from '../kinds.js';
 import type { StoredSymbol } from '../index/store.js';
-import { languageById, rulesOf, sameFamily } from '../languages/index.js';
+import { isConstructorOrDestructor, languageById, rulesOf, sameFamily } from '../languages/index.js';
 import { BaseResolver } from './base-resolver.js';
 import type { Services } from '../services.js';
 import type { BaseRef, Member, MembersQuery, MembersResponse } from '../../schemas/navigation.js';
@@ -87,7 +87,7 @@ export async function listMembers(services: Services, query: MembersQuery): Prom
  * (Python, TypeScript), callables of the same name and parameter types (Java, C#), callables of the same name.
  */
 function overrideKey(member: Member): string | null {
-  if (member.kind === 'constructor' || member.name.startsWith('~')) return null;
+  if (isConstructorOrDestructor(member)) return null;
   const callable = (CALLABLE_KINDS as readonly string[]).includes(member.kind);
   switch (rulesOf(member.language)?.overrides) {
     case 'attribute':
@@ -101,7 +101,7 @@ function overrideKey(member: Member): string | null {
 
 /** Constructors, destructors and what the language keeps with its type (C++ copy assignment) are not inherited. */
 function isInheritable(member: Member): boolean {
-  if (member.kind === 'constructor' || member.name.startsWith('~')) return false;
+  if (isConstructorOrDestructor(member)) return false;
   return !(rulesOf(member.language)?.uninherited ?? []).includes(member.name);
 }
 

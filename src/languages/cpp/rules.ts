@@ -94,6 +94,7 @@ export const cppRules: LanguageRules = {
   membersLive: 'anywhere',
   overrides: 'name',
   uninherited: ['operator='],
+  isDestructor: (member) => member.name.startsWith('~'),
   headerExtensions: ['.h', '.hh', '.hpp', '.hxx', '.h++', '.inl', '.ipp', '.tcc', '.cuh'],
   accessLabels: true,
   isStatic: (member) => writtenStatic(member.signature),

@@ -14,6 +14,8 @@ export const csharpRules: LanguageRules = {
   separateDeclarations: false,
   membersLive: 'package',
   overrides: 'signature',
+  // A finalizer is indexed as `~Name` (syntax.ts).
+  isDestructor: (member) => member.name.startsWith('~'),
   isStatic: (member) => writtenStatic(member.signature),
   visibility: (type, member) => {
     const written = /\b(protected\s+internal|private\s+protected|public|protected|internal|private)\b/.exec(modifiersOf(member.signature));
