@@ -318,6 +318,15 @@ function splitHump(humps: QueryHump[], stats: NameStats): { word: string; pairs:
   return best;
 }
 
+/**
+ * Whether more than `n` names have a first hump starting with `prefix`: no more than the names holding its first trigram
+ * (every such name holds it, lower case as FTS5 folds ASCII), read with the plan's statistics, else counted (firstHumpOver).
+ */
+function rangeOver(prefix: string, n: number, stats: NameStats): boolean {
+  if (/^[a-z0-9]{3}/.test(prefix) && stats.trigram(prefix.slice(0, 3)) <= n) return false;
+  return stats.firstHumpOver(prefix, n);
+}
+
 /** An FTS5 query holding each pair (`"st" AND "sf"`). */
 export function pairsMatch(pairs: readonly string[]): string {
   return pairs.map(phrase).join(' AND ');
@@ -407,8 +416,13 @@ function tierSource(tier: MatchTier, spec: SearchSpec, stats: NameStats): TierSq
       // taken when reading them costs less than scanning the first hump's names (`TestPartResult`: 2,311 names hold
       // `sul`, 57 of them `art` too; 7,986 names start with `test`).
       const rare = fuzzyTrigrams(humps.filter((hump) => !hump.initials).map((hump) => hump.text), stats.trigram, stats.names());
-      if (rare && stats.firstHumpOver(first, rare.cost / COST_SCAN)) {
-        base = { from: `name_text CROSS JOIN names n ON n.id = name_text.rowid ${byName}`, where: `name_text MATCH @trigrams AND ${where}`, params: { trigrams: rare.trigrams.map(phrase).join(' AND '), ...params } };
+      const trigramSource = (): TierSql => ({ from: `name_text CROSS JOIN names n ON n.id = name_text.rowid ${byName}`, where: `name_text MATCH @trigrams AND ${where}`, params: { trigrams: rare!.trigrams.map(phrase).join(' AND '), ...params } });
+      // Whether the range is longer than the trigrams' cost in names scanned: counted no further than PAIRS_FROM_NAMES when that
+      // decides it (counting costs what scanning does: `regSDMA2_RLC3_RB_WPTR_POLL_CNTL` counted 11 ms into `reg`'s 113,354 names to take a 1.5 ms plan).
+      const scanned = rare ? rare.cost / COST_SCAN : 0;
+      const trigrams = !rare ? false : scanned <= PAIRS_FROM_NAMES || !stats.firstHumpOver(first, PAIRS_FROM_NAMES) ? rangeOver(first, scanned, stats) : undefined;
+      if (trigrams) {
+        base = trigramSource();
         break;
       }
       // A first hump that may be initials leaves one letter to range over (340,905 of the kernel's 3,987,509 names start
@@ -430,6 +444,12 @@ function tierSource(tier: MatchTier, spec: SearchSpec, stats: NameStats): TierSq
         ? stats.firstHumpCount(humps[0].text) + pairsEstimate(pairs.initials, stats) : Infinity;
       const splitting = split ? split.most : Infinity;
       const both = pairs ? pairsEstimate(pairs.both, stats) : Infinity;
+      // A range over PAIRS_FROM_NAMES, not counted up to the trigrams' cost: the trigrams when they cost less than the candidates
+      // of the plans below, as estimated (`m_bits`: 18,164 names hold `its`, 108,766 the pair mb).
+      if (trigrams === undefined && (pairs || split) && rare!.cost <= Math.min(union, splitting, both) * COST_CANDIDATE) {
+        base = trigramSource();
+        break;
+      }
       if (union < Infinity && union <= splitting && union <= both) {
         base = {
           from: `(SELECT id FROM names WHERE first >= @hump0 AND first < @hump0End UNION SELECT rowid FROM name_initials WHERE name_initials MATCH @pairs) c
@@ -448,6 +468,11 @@ function tierSource(tier: MatchTier, spec: SearchSpec, stats: NameStats): TierSq
       }
       if (pairs) {
         base = { from: `name_initials CROSS JOIN names n ON n.id = name_initials.rowid ${byName}`, where: `name_initials MATCH @pairs AND ${where}`, params: { pairs: rarePairsMatch(pairs.both, stats), ...params } };
+        break;
+      }
+      // A range over PAIRS_FROM_NAMES with neither the pairs nor a split: counted up to the trigrams' cost, as above.
+      if (trigrams === undefined && rangeOver(first, scanned, stats)) {
+        base = trigramSource();
         break;
       }
       // Distinct names whose first hump starts with the query's (CROSS JOIN keeps that order), then their symbols.
