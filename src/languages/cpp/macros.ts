@@ -359,34 +359,52 @@ const COMMON_NEEDS = new Set(['.', '/*', 'define', '...']);
 const NEEDS = new Map(RULES.filter((rule) => rule.needs?.some((word) => COMMON_NEEDS.has(word)))
   .map((rule) => [rule, new RegExp(rule.needs!.filter((word) => COMMON_NEEDS.has(word)).map(escape).join('|'))]));
 
-/** The rare `needs` words (ASCII, two characters or more) by their first two characters' codes (`first * 128 + second`). */
+/** The rare `needs` words (ASCII, three characters or more) by their first two characters' codes (`first * 128 + second`). */
 const RARE_BY_PAIR = new Array<string[] | undefined>(128 * 128).fill(undefined);
-/** Whether some rare word starts with the character (its code, ASCII): most places of a text are passed at once. */
-const RARE_FIRST = new Uint8Array(128);
+/** For the first two characters' codes (`first * 128 + second`) some rare word starts with, an index into RARE_THIRDS above 0. */
+const RARE_PAIRS = new Uint8Array(128 * 128);
+/** Per RARE_PAIRS index, the third characters of the words starting with its pair: 128 bits (4 numbers), a bit by its code. */
+const RARE_THIRDS: number[] = [0, 0, 0, 0];
 for (const word of new Set(RULES.flatMap((rule) => rule.needs ?? []).filter((word) => !COMMON_NEEDS.has(word)))) {
-  (RARE_BY_PAIR[word.charCodeAt(0) * 128 + word.charCodeAt(1)] ??= []).push(word);
-  RARE_FIRST[word.charCodeAt(0)] = 1;
+  if (word.length < 3 || !/^[\x00-\x7f]+$/.test(word)) throw new Error(`rare needs word '${word}': rareWordsIn reads three ASCII characters`);
+  const pair = word.charCodeAt(0) * 128 + word.charCodeAt(1);
+  (RARE_BY_PAIR[pair] ??= []).push(word);
+  if (RARE_PAIRS[pair] === 0) {
+    RARE_PAIRS[pair] = RARE_THIRDS.length / 4;
+    RARE_THIRDS.push(0, 0, 0, 0);
+  }
+  const third = word.charCodeAt(2);
+  RARE_THIRDS[RARE_PAIRS[pair] * 4 + (third >> 5)] |= 1 << (third & 31);
 }
+const RARE_THIRD_BITS = Int32Array.from(RARE_THIRDS);
 
 /**
- * The rare `needs` words in the text, in one pass: at each place, the words that start with its two characters are
- * compared (a pattern of all the words, /UCLASS|USTRUCT|.../, tries each at every place: several times slower), their
- * third character first (register headers hold `_D`, `_E` and `__` at most words, `_DLL`, `_EXPORT` and `__extension__`
- * at none: a call to startsWith each was most of their prepare step).
+ * The rare `needs` words in the text, in one pass: at each place whose first two characters start some word and whose
+ * third is a third of one of those (RARE_PAIRS, RARE_THIRDS), the words that start with its two characters are compared
+ * (a pattern of all the words, /UCLASS|USTRUCT|.../, tries each at every place: several times slower; a test of the
+ * first character, then of the first two, read most places of a register header twice, whose words start with `_D`,
+ * `_E`, `__` and `DE`). Each character is read once.
  */
 function rareWordsIn(source: string): Set<string> {
   const found = new Set<string>();
-  for (let i = 0; i + 1 < source.length; i++) {
-    const first = source.charCodeAt(i);
-    if (first >= 128 || RARE_FIRST[first] === 0) continue;
-    const second = source.charCodeAt(i + 1);
-    if (second >= 128) continue;
-    const words = RARE_BY_PAIR[first * 128 + second];
-    if (words) {
-      for (const word of words) if ((word.length < 3 || source.charCodeAt(i + 2) === word.charCodeAt(2)) && source.startsWith(word, i)) found.add(word);
-    }
+  const n = source.length;
+  if (n < 3) return found;
+  // The two characters before `i`, 7 bits each: exact when both are ASCII (a code past 127 spills into the bits of the
+  // character before it, which leave the pair with it: a place it spoils is not a word's, and startsWith tells).
+  let pair = ((source.charCodeAt(0) << 7) | source.charCodeAt(1)) & 0x3fff;
+  for (let i = 2; i < n; i++) {
+    const c = source.charCodeAt(i);
+    const index = RARE_PAIRS[pair];
+    if (index !== 0 && c < 128 && (RARE_THIRD_BITS[index * 4 + (c >> 5)] & (1 << (c & 31))) !== 0) addRareWords(source, i - 2, pair, found);
+    pair = ((pair << 7) | c) & 0x3fff;
   }
   return found;
+}
+
+/** The rare words at `at` (its first two characters' codes in `pair`, `first * 128 + second`). */
+function addRareWords(source: string, at: number, pair: number, found: Set<string>): void {
+  const words = RARE_BY_PAIR[pair];
+  if (words) for (const word of words) if (source.startsWith(word, at)) found.add(word);
 }
 
 /** Whether the text holds one of the rule's `needs` words (`rare`: rareWordsIn's answer). */
