@@ -220,7 +220,7 @@ export function oneLine(text: string): string {
   const code = firstBreak >= 0 && text.includes('#', firstBreak)
     ? text.slice(0, firstBreak) + text.slice(firstBreak).replace(/^[ \t]*#.*$/gm, '')
     : text;
-  let line = code.replace(/\s+/g, ' ').trim();
+  let line = collapsedAlready(code) ?? code.replace(/\s+/g, ' ').trim();
   // One ending taken off (`=>` whole), and the space before it: what /\s*(\{|;|:|=>|=)\s*$/ took, without a regular
   // expression tried at every space of the line.
   const last = line.charCodeAt(line.length - 1);
@@ -228,6 +228,23 @@ export function oneLine(text: string): string {
   else if (last === 123 || last === 59 || last === 58 || last === 61) line = line.slice(0, -1).trimEnd();
   if (line.length > MAX_SIGNATURE) line = `${line.slice(0, MAX_SIGNATURE - 1)}…`;
   return line;
+}
+
+/**
+ * What `text.replace(/\s+/g, ' ').trim()` gives, when the text is printable ASCII with single spaces between words and
+ * at most spaces and tabs after the last one (a `#define`'s head, most one-line declarations): read without the
+ * regular expression and the copies; undefined for any other text.
+ */
+function collapsedAlready(text: string): string | undefined {
+  let end = text.length;
+  while (end > 0 && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9)) end--;
+  if (end === 0 || text.charCodeAt(0) === 32) return undefined;
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 32 && c < 127) continue;
+    if (c !== 32 || text.charCodeAt(i - 1) === 32) return undefined;
+  }
+  return end === text.length ? text : text.slice(0, end);
 }
 
 /** The comment block right above `anchor`: adjacent comments with no blank line between. */
