@@ -35,6 +35,13 @@ export interface TierLookups<Source> {
   /** Up to `max` + 1 of the tier's matches, in any order. */
   narrow(source: Source, max: number): NarrowRow[] | Promise<NarrowRow[]>;
   /**
+   * Optional, for a backend where a pass over some tiers costs their candidates again (SQLite's tiers checked name by name): how
+   * many matches of such a tier the page reaches are read at once (narrow) when its counts stop at a cap, instead of NARROW_MAX.
+   * A tier of up to that many is then counted and paged from its rows, where it would be read three times (narrow, countUpTo,
+   * pageIds); a larger one is counted from them when they already reach its count's limit.
+   */
+  wideMax?(tier: MatchTier): number;
+  /**
    * Optional, for a backend where each lookup is a round trip: the applicable tiers read at once (one statement),
    * before the tiers are counted. Per source: null when the backend left it unread (it may stop at the first tier of
    * more than `max` matches: planSearch then reads the later tiers itself, only as far as it needs them, as it does
@@ -139,10 +146,14 @@ export async function planSearch<Source>(spec: SearchSpec, lookups: TierLookups<
     const source = prefetched ? prefetched.source : lookups.source(tier, spec);
     if (source === undefined) continue;
     let rows: NarrowRow[] | undefined;
+    // Matches read past NARROW_MAX (wideMax): all of the tier's when no more than `wide`, else some of them, in any order.
+    let many: NarrowRow[] | undefined;
+    const wide = !prefetched && lookups.wideMax && cap !== Infinity && before < end ? Math.max(lookups.wideMax(tier), NARROW_MAX) : NARROW_MAX;
     if (before < end || spec.includeForwardDeclarations) {
       // Prefetched: none past NARROW_MAX; rows are left out only where the page cannot reach (were they wanted, narrow() reads them).
-      const found = prefetched && !read ? undefined : read?.rows ?? (await lookups.narrow(source, NARROW_MAX));
+      const found = prefetched && !read ? undefined : read?.rows ?? (await lookups.narrow(source, wide));
       if (found && found.length <= NARROW_MAX) rows = found.sort(compareInTier);
+      else if (found && wide > NARROW_MAX) many = found;
     }
     let main: number;
     let fwd: number;
@@ -155,11 +166,18 @@ export async function planSearch<Source>(spec: SearchSpec, lookups: TierLookups<
       main = all.n - all.f;
     } else if (before < end) {
       // The page reaches this large tier: its own count goes at least to the page's end, so the offset inside it stays exact.
+      // Each count is what countUpTo gives (the matches up to its limit), from the matches read when they reach it or are all.
+      const whole = many !== undefined && many.length <= wide;
+      const seenFwd = many ? many.reduce((n, row) => n + row[1], 0) : 0;
+      const seenMain = many ? many.length - seenFwd : 0;
+      const upTo = async (fwdOf: 0 | 1, seen: number, limit: number): Promise<number> => (whole || seen >= limit ? Math.min(seen, limit) : await lookups.countUpTo(source, fwdOf, limit));
       const mainLimit = Math.max(cap - counted, end - before);
-      main = mainLimit > 0 ? await lookups.countUpTo(source, 0, mainLimit) : 0;
+      main = mainLimit > 0 ? await upTo(0, seenMain, mainLimit) : 0;
       const fwdLimit = Math.max(cap - counted - main, 0);
-      fwd = fwdLimit > 0 ? await lookups.countUpTo(source, 1, fwdLimit) : 0;
+      fwd = fwdLimit > 0 ? await upTo(1, seenFwd, fwdLimit) : 0;
       if (main >= mainLimit || fwd >= fwdLimit) capped = true;
+      // Every match read: the page is cut from them (ORDER_IN_TIER), not read again.
+      if (whole) rows = many!.sort(compareInTier);
     } else {
       const budget = cap - counted;
       if (budget <= 0) {

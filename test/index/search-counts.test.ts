@@ -62,6 +62,41 @@ t.test('a generic query counts up to the cap, flags it, and keeps the page', asy
   t.equal(narrow.countsCapped, undefined, 'a specific query counts exactly');
 });
 
+t.test('a tier checked name by name that the page reaches, read at once up to the cap: the counts and pages of its passes', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'plumb-wide-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const store = SqliteSymbolStore.open({ file: path.join(dir, 'index.sqlite') });
+  t.teardown(() => store.close());
+  // Substring tiers: 700 definitions and 20 forward declarations holding `abcdef` (past NARROW_MAX, under the cap), 1,500 holding `ghijkl`.
+  const few = Array.from({ length: 700 }, (_, i) => `q${i}_abcdef`);
+  const fwd = Array.from({ length: 20 }, (_, i) => `f${i}_abcdef`);
+  const many = Array.from({ length: 1_500 }, (_, i) => `r${i}_ghijkl`);
+  const symbols = [...few.map((name, i) => symbol(name, i + 1)), ...fwd.map((name, i) => symbol(name, i + 1_000, true)), ...many.map((name, i) => symbol(name, i + 2_000))];
+  await store.write([{ file: 'w.cpp', size: 1, mtimeMs: 1, hash: 'h', language: 'cpp', package: { name: 'ws', path: '.', manifest: null, external: false }, external: false, symbols }], []);
+  // Within the tier: one rank, distinct names, so by name (code units: ASCII).
+  const sorted = (names: string[]): string[] => [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const spec: SearchSpec = { name: 'abcdef', tiers: MATCH_TIERS, offset: 0, limit: 50, includeForwardDeclarations: false };
+
+  const first = await store.search(spec);
+  t.same([first.totalMatches, first.forwardDeclarations, first.countsCapped], [700, 20, undefined], 'exact counts under the cap');
+  t.same(first.results.map((hit) => hit.symbol.name), sorted(few).slice(0, 50));
+  t.ok(first.results.every((hit) => hit.tier === 'substring'));
+  const last = await store.search({ ...spec, offset: 680 });
+  t.same(last.results.map((hit) => hit.symbol.name), sorted(few).slice(680));
+  const withFwd = await store.search({ ...spec, offset: 690, includeForwardDeclarations: true });
+  t.same(withFwd.results.map((hit) => hit.symbol.name), [...sorted(few).slice(690), ...sorted(fwd)], 'forward declarations after the rest');
+
+  const capped = await store.search({ ...spec, name: 'ghijkl' });
+  t.same([capped.totalMatches, capped.forwardDeclarations, capped.countsCapped], [COUNT_CAP, 0, true], 'counted up to the cap');
+  t.same(capped.results.map((hit) => hit.symbol.name), sorted(many).slice(0, 50));
+  const all = await store.search({ ...spec, name: 'ghijkl', includeForwardDeclarations: true });
+  t.same([all.totalMatches, all.countsCapped], [1_500, undefined]);
+  t.same(all.results.map((hit) => hit.symbol.id), capped.results.map((hit) => hit.symbol.id), 'the same page');
+  const far = await store.search({ ...spec, name: 'ghijkl', offset: 1_200, limit: 10 });
+  t.same([far.totalMatches, far.countsCapped], [1_211, true], 'a page past the cap counts one past its end');
+  t.same(far.results.map((hit) => hit.symbol.name), sorted(many).slice(1_200, 1_210));
+});
+
 t.test('a qualified query keeps what qualifierMatches keeps', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'plumb-qualified-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));

@@ -6,7 +6,8 @@
  */
 import { LANGUAGES } from '../../languages/index.js';
 import { camelHumps, camelPairs, firstHumpPrefix, fuzzyPattern, humpInitialsPairs, prefixEnd } from '../ranking.js';
-import { planSearch, type NarrowRow, type TierLookups } from '../search-plan.js';
+import { COUNT_CAP } from '../count-cap.js';
+import { NARROW_MAX, planSearch, type NarrowRow, type TierLookups } from '../search-plan.js';
 import type { MatchTier, SearchPage, SearchSpec, StoredSymbol, SymbolFilters } from '../store.js';
 import type { QueryHump } from '../ranking.js';
 import { parseRows, ROW_ID, SYMBOL_COLUMNS, SYMBOL_JOINS, SYMBOL_NAMES, toSymbol } from './rows.js';
@@ -36,6 +37,15 @@ interface NameStats {
   /** Distinct names in all. */
   names(): number;
 }
+
+/**
+ * The matches of a CamelCase, substring or signature tier the page reaches, read at once (TierLookups.wideMax): each further
+ * pass over such a tier (its counts, then its page in ORDER_IN_TIER) checks its candidates again, where sorting its matches
+ * here costs about a microsecond each. As many as the counts go (COUNT_CAP): a larger tier is counted from them. Not the
+ * exact, case-insensitive and prefix tiers: their passes read symbols_name alone, cheaper than a thousand rows' JSON.
+ */
+const WIDE_MAX = COUNT_CAP;
+const CHECKED_TIERS: ReadonlySet<MatchTier> = new Set(['fuzzy', 'substring', 'signature']);
 
 /** Runs SearchSpecs against one database (src/index/sqlite/store.ts holds one). */
 export class SearchPlanner {
@@ -140,6 +150,7 @@ export class SearchPlanner {
   /** The tiers in SQLite: synchronous statements, the rows of a tier read as one json_group_array() text. */
   private readonly lookups: TierLookups<TierSql> = {
     source: (tier, spec) => tierSource(tier, spec, this.stats),
+    wideMax: (tier) => (CHECKED_TIERS.has(tier) ? WIDE_MAX : NARROW_MAX),
     narrow: (source, max) => JSON.parse(this.statements.get(`SELECT json_group_array(json_array(id, fwd, rank, name, file_id, nl, nc)) FROM (SELECT s.id AS id, s.fwd AS fwd, s.rank AS rank, s.name AS name, s.file_id AS file_id, s.nl AS nl, s.nc AS nc FROM ${source.from} WHERE ${source.where} LIMIT ${max + 1})`)
       .pluck().get(source.params) as string) as NarrowRow[],
     countAll: (source) => this.statements.get(`SELECT count(*) AS n, coalesce(sum(s.fwd), 0) AS f FROM ${source.from} WHERE ${source.where}`).get(source.params) as { n: number; f: number },
