@@ -321,10 +321,12 @@ function splitHump(humps: QueryHump[], stats: NameStats): { word: string; pairs:
     // Each of the word's three rarest trigrams as a hump of its own: fuzzyTrigrams keeps those that lower the estimate.
     const picks = rarestTrigrams([hump.text], stats.trigram);
     const rare = pairs && fuzzyTrigrams(picks.map((pick) => pick.trigram), stats.trigram, stats.names());
-    if (!pairs || !rare || rare.cost > SPLIT_WORD_COST || (best && best.cost <= rare.cost)) continue;
+    if (!pairs || !rare || rare.cost > SPLIT_WORD_COST) continue;
     // At most: the names holding the word's rarest trigram (its trigrams come together: `upd` and `pda` in 23,000 kernel names),
-    // and those holding the rarest pair.
-    best = { word: rare.trigrams.map(phrase).join(' AND '), pairs, cost: rare.cost, most: picks[0].n + pairsEstimate(pairs, stats) };
+    // and those holding the rarest pair. The hump of fewest such candidates is split.
+    const most = picks[0].n + pairsEstimate(pairs, stats);
+    if (best && best.most <= most) continue;
+    best = { word: rare.trigrams.map(phrase).join(' AND '), pairs, cost: rare.cost, most };
   }
   return best;
 }
