@@ -312,24 +312,37 @@ const SPLIT_WORD_COST = 3_000;
  * For the CamelCase tier, the later hump that may be initials (three letters or more) whose word costs least to read (its
  * rarest trigrams, as fuzzyTrigrams estimates them), when cheap: its word's trigram MATCH and the pairs of its reading as
  * initials (humpInitialsPairs). Every match holds the one or the other. `most`: how many candidates it may read at most.
+ * When that word is common (`thread`: 18,002 kernel names hold `hre` and `thr`), a second such hump splits the candidates
+ * again: a match reads both humps as words (the MATCH of both words' trigrams), or one of them as initials (that hump's
+ * pairs): `pairs` then holds a list for each.
  */
-function splitHump(humps: QueryHump[], stats: NameStats): { word: string; pairs: string[]; cost: number; most: number } | undefined {
-  let best: { word: string; pairs: string[]; cost: number; most: number } | undefined;
+function splitHump(humps: QueryHump[], stats: NameStats): { word: string; pairs: string[][]; most: number } | undefined {
+  const options: Array<{ trigrams: string[]; n: number; pairs: string[]; most: number; cheap: boolean }> = [];
   for (const [i, hump] of humps.entries()) {
     if (i === 0 || !hump.initials || hump.text.length < 3) continue;
     const pairs = humpInitialsPairs(humps, i);
     // Each of the word's three rarest trigrams as a hump of its own: fuzzyTrigrams keeps those that lower the estimate.
     const picks = rarestTrigrams([hump.text], stats.trigram);
     const rare = pairs && fuzzyTrigrams(picks.map((pick) => pick.trigram), stats.trigram, stats.names());
-    if (!pairs || !rare || rare.cost > SPLIT_WORD_COST) continue;
+    if (!pairs || !rare) continue;
     // At most: the names holding the word's rarest trigram (its trigrams come together: `upd` and `pda` in 23,000 kernel names),
     // and those holding the rarest pair. The hump of fewest such candidates is split.
-    const most = picks[0].n + pairsEstimate(pairs, stats);
-    if (best && best.most <= most) continue;
-    best = { word: rare.trigrams.map(phrase).join(' AND '), pairs, cost: rare.cost, most };
+    options.push({ trigrams: rare.trigrams, n: picks[0].n, pairs, most: picks[0].n + pairsEstimate(pairs, stats), cheap: rare.cost <= SPLIT_WORD_COST });
   }
-  return best;
+  const best = options.filter((option) => option.cheap).sort((a, b) => a.most - b.most)[0];
+  if (!best) return undefined;
+  const single = { word: best.trigrams.map(phrase).join(' AND '), pairs: [best.pairs], most: best.most };
+  if (best.n < SPLIT_AGAIN_FROM) return single;
+  // The second: the rarest other word (its rarest trigram new to the MATCH), its names taken as independent of the first's (ten
+  // times as often together, to be safe), its pairs as estimated.
+  const second = options.filter((option) => !best.trigrams.includes(option.trigrams[0])).sort((a, b) => a.n - b.n)[0];
+  const most = second ? best.n * Math.min(1, (10 * second.n) / Math.max(stats.names(), 1)) + (best.most - best.n) + pairsEstimate(second.pairs, stats) : Infinity;
+  if (!second || most >= best.most) return single;
+  return { word: [...best.trigrams, second.trigrams[0]].map(phrase).join(' AND '), pairs: [best.pairs, second.pairs], most };
 }
+
+/** The names holding a split hump's word from which a second hump splits them again (splitHump). */
+const SPLIT_AGAIN_FROM = 2_000;
 
 /**
  * Whether more than `n` names have a first hump starting with `prefix`: no more than the names holding its first trigram
@@ -473,9 +486,9 @@ function tierSource(tier: MatchTier, spec: SearchSpec, stats: NameStats): TierSq
       }
       if (split && splitting <= both) {
         base = {
-          from: `(SELECT rowid AS id FROM name_text WHERE name_text MATCH @splitWord UNION SELECT rowid FROM name_initials WHERE name_initials MATCH @splitPairs) c
+          from: `(SELECT rowid AS id FROM name_text WHERE name_text MATCH @splitWord${split.pairs.map((_, i) => ` UNION SELECT rowid FROM name_initials WHERE name_initials MATCH @splitPairs${i}`).join('')}) c
             CROSS JOIN names n ON n.id = c.id ${byName}`,
-          where, params: { splitWord: split.word, splitPairs: rarePairsMatch(split.pairs, stats), ...params },
+          where, params: { splitWord: split.word, ...Object.fromEntries(split.pairs.map((pairs, i) => [`splitPairs${i}`, rarePairsMatch(pairs, stats)])), ...params },
         };
         break;
       }
