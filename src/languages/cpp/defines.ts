@@ -27,9 +27,6 @@ interface Level {
   comments: Comment[];
 }
 
-const DIRECTIVE = /[ \t]*#[ \t]*([A-Za-z0-9_]\w*)/y;
-const NAME = /[A-Za-z_]\w*/y;
-const BLANKS = /[ \t]*/y;
 /** Directives tree-sitter reads as a call (a name and an argument to the end of the line). */
 const CALLS = new Set(['undef', 'pragma', 'error', 'warning', 'line', 'ident', 'sccs', 'assert', 'unassert', 'include_next']);
 const OPENS = new Set(['if', 'ifdef', 'ifndef']);
@@ -77,7 +74,7 @@ class DirectiveReader {
     const source = this.source;
     while (this.at < source.length) {
       const lineStart = this.at;
-      const first = this.skipFrom(this.at, BLANKS);
+      const first = blanksFrom(source, this.at);
       const ch = source[first];
       if (ch === '\n') {
         this.nextLine(first);
@@ -97,6 +94,12 @@ class DirectiveReader {
     return this.levels[this.levels.length - 1];
   }
 
+  /** The comments since the last item of this level are no doc of what comes next (a new array only when some were). */
+  private clearComments(): void {
+    const level = this.level;
+    if (level.comments.length > 0) level.comments = [];
+  }
+
   /** Comments from `from` (at a comment's start, alone on its line so far) to the end of their line. */
   private commentLines(from: number): void {
     let at = from;
@@ -105,7 +108,7 @@ class DirectiveReader {
       const end = this.comment(at);
       this.level.comments.push({ start: at, end, startsLine });
       startsLine = false;
-      at = this.skipFrom(end, BLANKS);
+      at = blanksFrom(this.source, end);
       if (this.source[at] === '\n') {
         this.nextLine(at);
         return;
@@ -131,12 +134,14 @@ class DirectiveReader {
 
   private directive(lineStart: number): void {
     const source = this.source;
-    DIRECTIVE.lastIndex = lineStart;
-    const match = DIRECTIVE.exec(source);
-    if (!match) throw new GiveUp();
-    const hash = source.indexOf('#', lineStart);
-    const word = match[1];
-    const after = DIRECTIVE.lastIndex;
+    // [ \t]*#[ \t]*([A-Za-z0-9_]\w*), read by hand: once a line of the file.
+    const hash = blanksFrom(source, lineStart);
+    if (source.charCodeAt(hash) !== 35) throw new GiveUp();
+    const wordStart = blanksFrom(source, hash + 1);
+    let after = wordStart;
+    while (isWordCode(source.charCodeAt(after))) after++;
+    if (after === wordStart) throw new GiveUp();
+    const word = source.slice(wordStart, after);
     if (word === 'define') {
       this.define(hash, after);
       return;
@@ -144,7 +149,7 @@ class DirectiveReader {
     if (OPENS.has(word)) {
       if (word !== 'if') this.identifierTail(after);
       else this.argument(after, true);
-      this.level.comments = [];
+      this.clearComments();
       this.levels.push({ comments: [] });
       return;
     }
@@ -153,24 +158,24 @@ class DirectiveReader {
       if (word === 'else') this.emptyTail(after);
       else if (word === 'elif') this.argument(after, true);
       else this.identifierTail(after);
-      this.level.comments = [];
+      this.clearComments();
       return;
     }
     if (word === 'endif') {
       if (this.levels.length === 1) throw new GiveUp();
       this.emptyTail(after);
       this.levels.pop();
-      this.level.comments = [];
+      this.clearComments();
       return;
     }
     if (word === 'include') {
       this.includeTail(after);
-      this.level.comments = [];
+      this.clearComments();
       return;
     }
     if (!CALLS.has(word)) throw new GiveUp();
     this.argument(after, false);
-    this.level.comments = [];
+    this.clearComments();
   }
 
   /** `#define NAME`, `#define NAME value`, `#define NAME(a, b, ...) value`. */
@@ -178,10 +183,9 @@ class DirectiveReader {
     const source = this.source;
     const startLine = this.line;
     if (source[after] !== ' ' && source[after] !== '\t') throw new GiveUp();
-    const nameStart = this.skipFrom(after, BLANKS);
-    NAME.lastIndex = nameStart;
-    if (!NAME.exec(source)) throw new GiveUp();
-    const nameEnd = NAME.lastIndex;
+    const nameStart = blanksFrom(source, after);
+    const nameEnd = nameEndFrom(source, nameStart);
+    if (nameEnd < 0) throw new GiveUp();
     const name = source.slice(nameStart, nameEnd);
     let headEnd = nameEnd;
     const parameters: Parameter[] = [];
@@ -199,7 +203,7 @@ class DirectiveReader {
       this.toLineEnd(value, true);
     }
     const doc = this.docAbove(hash);
-    this.level.comments = [];
+    this.clearComments();
     const column = hash - source.lastIndexOf('\n', hash - 1);
     const nameColumn = nameStart - source.lastIndexOf('\n', nameStart - 1);
     const rows = this.rows;
@@ -224,12 +228,12 @@ class DirectiveReader {
         if (source.startsWith('...', at)) {
           at += 3;
         } else {
-          NAME.lastIndex = at;
-          if (!NAME.exec(source)) throw new GiveUp();
-          const name = source.slice(at, NAME.lastIndex);
+          const nameEnd = nameEndFrom(source, at);
+          if (nameEnd < 0) throw new GiveUp();
+          const name = source.slice(at, nameEnd);
           if (KEYWORDS.has(name)) throw new GiveUp();
           out.push({ name, type: '' });
-          at = NAME.lastIndex;
+          at = nameEnd;
         }
         items++;
         expecting = false;
@@ -246,7 +250,7 @@ class DirectiveReader {
   private blanksAndContinuations(from: number): number {
     let at = from;
     for (;;) {
-      at = this.skipFrom(at, BLANKS);
+      at = blanksFrom(this.source, at);
       if (this.source[at] === '\\' && this.source[at + 1] === '\n') {
         at += 2;
         this.line++;
@@ -298,6 +302,12 @@ class DirectiveReader {
     /** A line comment was part of the argument. */
     let lineComment = false;
     for (;;) {
+      const code = source.charCodeAt(at);
+      // Most characters of a value are neither a line break nor a `/`.
+      if (code !== 10 && code !== 47) {
+        at++;
+        continue;
+      }
       const ch = source[at];
       if (ch === '\n') {
         const before = source[at - 1];
@@ -323,7 +333,7 @@ class DirectiveReader {
       if (ch === '/' && source[at + 1] === '*') {
         const end = this.comment(at);
         commentEnd = end;
-        const rest = this.skipFrom(end, BLANKS);
+        const rest = blanksFrom(this.source, end);
         if (source[rest] !== '\n' && !(source[rest] === '/' && source[rest + 1] === '*' && !argument)) throw new GiveUp();
         at = rest;
         continue;
@@ -352,9 +362,9 @@ class DirectiveReader {
   private identifierTail(from: number): void {
     const at = this.blanksAndContinuations(from);
     if (at === from) throw new GiveUp();
-    NAME.lastIndex = at;
-    if (!NAME.exec(this.source)) throw new GiveUp();
-    this.emptyTail(NAME.lastIndex);
+    const nameEnd = nameEndFrom(this.source, at);
+    if (nameEnd < 0) throw new GiveUp();
+    this.emptyTail(nameEnd);
   }
 
   /** Nothing but blanks and comments to the end of the directive. */
@@ -375,7 +385,7 @@ class DirectiveReader {
   /** `#include <path>` or `#include "path"`, then nothing but blanks and comments. */
   private includeTail(from: number): void {
     const source = this.source;
-    const at = this.skipFrom(from, BLANKS);
+    const at = blanksFrom(this.source, from);
     const close = source[at] === '<' ? '>' : source[at] === '"' ? '"' : undefined;
     if (!close || at === from) throw new GiveUp();
     const end = source.indexOf(close, at + 1);
@@ -399,12 +409,6 @@ class DirectiveReader {
     return parts.map(cleanComment).join('\n').trim() || null;
   }
 
-  private skipFrom(at: number, pattern: RegExp): number {
-    pattern.lastIndex = at;
-    pattern.exec(this.source);
-    return pattern.lastIndex;
-  }
-
   /** Past the line break at `at`. */
   private nextLine(at: number): void {
     this.at = at + 1;
@@ -414,6 +418,27 @@ class DirectiveReader {
   private countLines(from: number, to: number): void {
     for (let i = this.source.indexOf('\n', from); i >= 0 && i < to; i = this.source.indexOf('\n', i + 1)) this.line++;
   }
+}
+
+/** Past the spaces and tabs from `at` (/[ \t]*\/y's lastIndex). */
+function blanksFrom(source: string, at: number): number {
+  let end = at;
+  for (let code = source.charCodeAt(end); code === 32 || code === 9; code = source.charCodeAt(end)) end++;
+  return end;
+}
+
+/** A character (its code) of \w: [A-Za-z0-9_]. */
+function isWordCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95;
+}
+
+/** Where the name (/[A-Za-z_]\w*\/y) at `at` ends; -1 when none starts there. */
+function nameEndFrom(source: string, at: number): number {
+  const first = source.charCodeAt(at);
+  if (!isWordCode(first) || (first >= 48 && first <= 57)) return -1;
+  let end = at + 1;
+  while (isWordCode(source.charCodeAt(end))) end++;
+  return end;
 }
 
 function isBlank(ch: string | undefined): boolean {
