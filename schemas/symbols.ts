@@ -1,13 +1,14 @@
 import { Type, type Static } from 'typebox';
 import { FormatParam, Range, SymbolKindSchema } from './common.js';
 import { LANGUAGE_IDS } from '../src/languages/ids.js';
+import { COUNT_CAP } from '../src/index/count-cap.js';
 
 export const LanguageSchema = Type.Enum(LANGUAGE_IDS, { description: 'Language the index parsed the file as' });
 
 export const SEARCH_LIMIT_DEFAULT = 50;
 export const SEARCH_LIMIT_MAX = 200;
 /** Search counts matches up to about this many; past it totalMatches is a lower bound (countsCapped). */
-export { COUNT_CAP } from '../src/index/count-cap.js';
+export { COUNT_CAP };
 
 export const MatchTierSchema = Type.Union(
   [Type.Literal('exact'), Type.Literal('exact_case_insensitive'), Type.Literal('prefix'), Type.Literal('fuzzy'), Type.Literal('substring'), Type.Literal('signature')],
@@ -80,6 +81,6 @@ export const SymbolSearchResponse = Type.Object({
   query: Type.String(),
   results: Type.Array(IndexSymbol),
   ...Envelope,
-  countsCapped: Type.Optional(Type.Boolean({ description: 'true when counting stopped at 1,000 matches (a generic query such as `get`, a common name of a large tree): totalMatches and forwardDeclarations are then lower bounds, and truncated is true. Absent when the counts are exact, which they always are with include_forward_declarations=true' })),
+  countsCapped: Type.Optional(Type.Boolean({ description: `true when counting stopped at ${COUNT_CAP.toLocaleString('en-US')} matches (a generic query such as \`get\`, a common name of a large tree): totalMatches and forwardDeclarations are then lower bounds, and truncated is true. Absent when the counts are exact, which they always are with include_forward_declarations=true` })),
 });
 export type SymbolSearchResponse = Static<typeof SymbolSearchResponse>;
