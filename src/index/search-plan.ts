@@ -146,14 +146,15 @@ export async function planSearch<Source>(spec: SearchSpec, lookups: TierLookups<
     const source = prefetched ? prefetched.source : lookups.source(tier, spec);
     if (source === undefined) continue;
     let rows: NarrowRow[] | undefined;
-    // Matches read past NARROW_MAX (wideMax): all of the tier's when no more than `wide`, else some of them, in any order.
+    // Matches read past NARROW_MAX: all of the tier's when no more than `wide` (wideMax), else some of them, in any order; its
+    // counts are taken from them when they reach the counts' limits (COUNT_CAP below NARROW_MAX: a tier of 501 read needs no count).
     let many: NarrowRow[] | undefined;
     const wide = !prefetched && lookups.wideMax && cap !== Infinity && before < end ? Math.max(lookups.wideMax(tier), NARROW_MAX) : NARROW_MAX;
     if (before < end || spec.includeForwardDeclarations) {
       // Prefetched: none past NARROW_MAX; rows are left out only where the page cannot reach (were they wanted, narrow() reads them).
       const found = prefetched && !read ? undefined : read?.rows ?? (await lookups.narrow(source, wide));
       if (found && found.length <= NARROW_MAX) rows = found.sort(compareInTier);
-      else if (found && wide > NARROW_MAX) many = found;
+      else if (found) many = found;
     }
     let main: number;
     let fwd: number;
