@@ -3,10 +3,11 @@
  * covers the parser threads, which share the process). ctags' CPU comes from its child rusage.
  * With --stages, each build's stage-by-stage profile and tree-sitter's parse alone of the same files
  * (bench/build-profile.ts).
- * Usage: tsx bench/cold.ts [NAME_FILTER] [--root DIR] [--workers N] [--runs N] [--stages [--no-baseline]] [--no-ctags] [--json FILE]
- * (--root DIR: that tree alone, read as C and C++, instead of the corpora: a slice of the kernel, say).
+ * Usage: tsx bench/cold.ts [NAME_FILTER] [--root DIR] [--workers N] [--runs N] [--stages [--no-baseline]] [--no-ctags] [--threads] [--sched] [--json FILE]
+ * (--root DIR: that tree alone, read as C and C++, instead of the corpora: a slice of the kernel, say; --sched: each
+ * thread's time during the build on a core, waiting for one, and blocked, schedSampler below).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,6 +52,7 @@ for (const corpus of corpora) {
   for (let run = 0; run < runs; run++) {
     const tags = argv.includes('--no-ctags') ? { wall: NaN, cpu: NaN, tags: 0 } : ctags(corpus.root, corpus.languages);
     const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-cold-'));
+    const sched = argv.includes('--sched') ? schedSampler() : undefined;
     const cpu = process.cpuUsage();
     const started = performance.now();
     const index = await SymbolIndex.open({ root: corpus.root, config: validateConfig({ cacheDir, logLevel: 'silent', index: { watch: false, workers } }), cacheDir });
@@ -59,6 +61,7 @@ for (const corpus of corpora) {
     const used = process.cpuUsage(cpu);
     const load = os.loadavg();
     if (argv.includes('--threads')) console.log(threadTable());
+    if (sched) console.log(sched.stop());
     const files = argv.includes('--stages') ? await indexedFiles(index.reader, corpus.root) : [];
     // The process's peak so far: the build's own on the first run (ctags runs in a child, the baselines after).
     const peakRssKb = process.resourceUsage().maxRSS;
@@ -102,4 +105,55 @@ function threadTable(): string {
     }
   }
   return [...byName].sort((a, b) => b[1].ms - a[1].ms).map(([name, e]) => `  thread ${name} x${e.threads}: ${e.ms} ms`).join('\n');
+}
+
+/**
+ * --sched (Linux): where each thread's wall time went during the build: on a core, runnable but waiting for one (the
+ * machine's other work, or more runnable threads than cores: V8's GC helpers beside the parser threads and the main
+ * thread), or blocked (a thread with nothing to do: a parser thread waiting for files, the main thread for results; or
+ * waiting on I/O). Read from /proc/<pid>/task/<tid>/schedstat every 0.25 s by a child process: the main thread's
+ * synchronous writes would hold a timer of its own. A thread is shown from its first sample to its last.
+ */
+function schedSampler(): { stop: () => string } {
+  const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'plumb-sched-')), 'samples');
+  const script = `const fs = require('fs'); const [pid, out] = process.argv.slice(1); const t0 = Date.now();
+    setInterval(() => { let tasks; try { tasks = fs.readdirSync('/proc/' + pid + '/task'); } catch { process.exit(0); }
+      const row = [Date.now() - t0];
+      for (const tid of tasks) { try { const [run, wait] = fs.readFileSync('/proc/' + pid + '/task/' + tid + '/schedstat', 'utf8').split(' '); row.push([Number(tid), Number(run), Number(wait)]); } catch {} }
+      fs.appendFileSync(out, JSON.stringify(row) + '\\n'); }, 250);`;
+  const child = spawn(process.execPath, ['-e', script, String(process.pid), out], { stdio: 'ignore' });
+  return {
+    stop: () => {
+      child.kill();
+      let lines: string[] = [];
+      try {
+        lines = readFileSync(out, 'utf8').trim().split('\n').filter((line) => line.length > 0);
+      } catch {
+        return '  --sched: no samples (not Linux?)';
+      } finally {
+        rmSync(path.dirname(out), { recursive: true, force: true });
+      }
+      /** Per thread: first and last sample (ms since the start, run ns, wait ns). */
+      const seen = new Map<number, { first: [number, number, number]; last: [number, number, number] }>();
+      for (const line of lines) {
+        const [ms, ...tasks] = JSON.parse(line) as [number, ...Array<[number, number, number]>];
+        for (const [tid, run, wait] of tasks) {
+          const entry = seen.get(tid);
+          if (entry) entry.last = [ms, run, wait];
+          else seen.set(tid, { first: [ms, run, wait], last: [ms, run, wait] });
+        }
+      }
+      const rows = [...seen].map(([tid, { first, last }]) => {
+        const wall = (last[0] - first[0]) / 1000;
+        const cpu = (last[1] - first[1]) / 1e9;
+        const wait = (last[2] - first[2]) / 1e9;
+        return { tid, from: first[0] / 1000, wall, cpu, wait, blocked: Math.max(0, wall - cpu - wait) };
+      }).filter((row) => row.cpu >= 0.5).sort((a, b) => a.from - b.from || b.cpu - a.cpu);
+      const total = rows.reduce((sum, row) => ({ cpu: sum.cpu + row.cpu, wait: sum.wait + row.wait }), { cpu: 0, wait: 0 });
+      return [
+        ...rows.map((row) => `  thread ${row.tid === process.pid ? 'main' : row.tid} from ${row.from.toFixed(1)} s for ${row.wall.toFixed(1)} s: on a core ${row.cpu.toFixed(1)} s, waiting for one ${row.wait.toFixed(1)} s, blocked ${row.blocked.toFixed(1)} s`),
+        `  threads above: on a core ${total.cpu.toFixed(1)} s, waiting for one ${total.wait.toFixed(1)} s`,
+      ].join('\n');
+    },
+  };
 }
