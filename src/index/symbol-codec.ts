@@ -71,21 +71,7 @@ export function packSymbols(symbols: readonly IndexedSymbol[], file: string, see
   for (let i = 0; i < symbols.length; i++) {
     const s = symbols[i];
     const name = s.name;
-    const sid = sids[i];
-    const nameLower = name.toLowerCase();
-    const humps = humpsOf(name);
-    text += sid;
-    text += name;
-    lengths.push(sid.length);
-    lengths.push(name.length);
-    if (nameLower === name) {
-      lengths.push(SAME_AS_NAME);
-    } else {
-      text += nameLower;
-      lengths.push(nameLower.length);
-    }
-    text += humps;
-    lengths.push(humps.length);
+    text = addNames(text, lengths, sids[i], name);
     // A value the symbol before holds too (its kind, language, '[]' for parameters and bases...) is not repeated.
     if (previous !== undefined && s.kind === previous.kind) {
       lengths.push(SAME_AS_BEFORE);
@@ -147,21 +133,7 @@ export function packMacroRows(rows: MacroRows, file: string, seen = new Map<stri
   let previousDoc: string | null = null;
   for (let i = 0; i < count; i++) {
     const name = names[i];
-    const sid = sids[i];
-    const nameLower = name.toLowerCase();
-    const humps = humpsOf(name);
-    text += sid;
-    text += name;
-    lengths.push(sid.length);
-    lengths.push(name.length);
-    if (nameLower === name) {
-      lengths.push(SAME_AS_NAME);
-    } else {
-      text += nameLower;
-      lengths.push(nameLower.length);
-    }
-    text += humps;
-    lengths.push(humps.length);
+    text = addNames(text, lengths, sids[i], name);
     // The kind, bases and language are the first macro's (and qualifiedName is the name; no containing or return type).
     if (i === 0) {
       text += 'macro';
@@ -206,6 +178,25 @@ export function packMacroRows(rows: MacroRows, file: string, seen = new Map<stri
     ints[at + Int.Keys] = 0;
   }
   return { count, text, lengths: lengths.done(), ints };
+}
+
+/** A symbol's first four values, its id, name, lowercased name (SAME_AS_NAME when equal) and humps: the text with them. */
+function addNames(text: string, lengths: Lengths, sid: string, name: string): string {
+  const nameLower = name.toLowerCase();
+  const humps = humpsOf(name);
+  text += sid;
+  text += name;
+  lengths.push(sid.length);
+  lengths.push(name.length);
+  if (nameLower === name) {
+    lengths.push(SAME_AS_NAME);
+  } else {
+    text += nameLower;
+    lengths.push(nameLower.length);
+  }
+  text += humps;
+  lengths.push(humps.length);
+  return text;
 }
 
 /**
