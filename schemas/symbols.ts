@@ -31,7 +31,9 @@ export const IndexSymbol = Type.Object({
   parameters: Type.Array(Type.Object({ name: Type.String(), type: Type.String() })),
   returnType: Type.Union([Type.String(), Type.Null()]),
   package: Type.String({ description: 'Package named by the nearest manifest, else the top-level directory' }),
-  language: LanguageSchema,
+  // A string, not LanguageSchema's enum: a language added at run time (addLanguageModules) answers too, and an answer's
+  // union of shapes (callers' CallNode) is told apart by validating it.
+  language: Type.String({ description: `Language the index parsed the file as: ${LANGUAGE_IDS.join(', ')}, or a language added at run time` }),
   definition: Type.Boolean({ description: 'true for the definition (has a body); false for a declaration or prototype' }),
   forwardDeclaration: Type.Boolean({ description: 'A C/C++ type declared without its body (`class X;`)' }),
   external: Type.Boolean({ description: 'From an extra root (engine, library), not the workspace' }),

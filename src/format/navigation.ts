@@ -58,7 +58,7 @@ export function declarationMarkdown(response: DeclarationResponse): string {
     const doc = firstLine(place.doc);
     if (doc) lines.push(`Doc: ${doc}`);
     if (place.snippet) {
-      lines.push(`Lines ${place.snippet.startLine}-${place.snippet.endLine}:`, fenced(place.snippet.text, languageById(place.language).fence));
+      lines.push(`Lines ${place.snippet.startLine}-${place.snippet.endLine}:`, fenced(place.snippet.text, languageById(place.language)?.fence ?? place.language));
       if (place.snippet.omittedLines) lines.push(`(cut: ${plural(place.snippet.omittedLines, 'more line')} of this declaration not shown)`);
       else if (place.snippet.truncated) lines.push('(long lines clipped)');
     } else if (place.snippetError) {

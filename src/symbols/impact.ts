@@ -646,7 +646,7 @@ async function mentionsIn(services: Services, file: string, name: string, text: 
   const occurrences = scanOccurrences(language.syntax, text, name);
   if (occurrences.length === 0) return [];
   const tree = await sharedTrees.get(services.workspace.files.stamp(services.workspace.absolute(file)), language.syntax, () => text);
-  const kinds = tree ? classifyPositions(tree, occurrences) : occurrences.map(() => 'other');
+  const kinds = tree ? classifyPositions(tree, occurrences, language.syntax) : occurrences.map(() => 'other');
   const lines = text.split(/\r?\n/);
   return occurrences.map((occurrence, i) => ({ ...occurrence, kind: kinds[i], text: clip((lines[occurrence.line - 1] ?? '').trim()) }));
 }

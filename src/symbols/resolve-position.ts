@@ -134,7 +134,7 @@ function symbolNamedAt(symbols: StoredSymbol[], position: Position): StoredSymbo
 /** Every place of one symbol: its declarations and definitions grouped as resolveOne groups them. */
 async function placesOf(services: Services, symbol: StoredSymbol): Promise<ResolvedSymbol> {
   try {
-    const matches = await findMatches(services, { symbol: symbol.qualifiedName, language: symbol.language, kind: symbol.kind });
+    const matches = await findMatches(services, { symbol: symbol.qualifiedName, language: symbol.language as LanguageId, kind: symbol.kind });
     const group = groupPlaces(matches.symbols).find((g) => g.places.some((p) => p.id === symbol.id));
     if (group) return group;
   } catch {

@@ -265,7 +265,7 @@ async function usageKinds(stamp: string, stored: string, indexedLanguage: string
   const language = (indexedLanguage ? languageById(indexedLanguage as LanguageId) : undefined) ?? languageOfPath(stored);
   if (!language) return hits.map(() => 'other');
   const tree = await trees.get(stamp, language.syntax, () => text);
-  return tree ? classifyPositions(tree, hits) : hits.map(() => 'other');
+  return tree ? classifyPositions(tree, hits, language.syntax) : hits.map(() => 'other');
 }
 
 /** The innermost indexed symbol whose range holds the position. */

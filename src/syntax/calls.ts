@@ -15,17 +15,6 @@ export interface CallHit {
   column: number;
 }
 
-/** Call node types, with the field holding what is called. */
-const CALLS: Record<string, string> = {
-  call_expression: 'function', // C, C++, TypeScript, JavaScript, Go, Rust
-  call: 'function', // Python
-  new_expression: 'constructor', // TypeScript, JavaScript
-  method_invocation: 'name', // Java
-  object_creation_expression: 'type', // Java, C#
-  invocation_expression: 'function', // C#
-  macro_invocation: 'macro', // Rust (`println!`): named without the bang
-};
-
 const NAME_FIELDS = ['name', 'property', 'field', 'attribute'];
 const INNER_FIELDS = ['function', 'constructor', 'type', 'macro', 'expression'];
 
@@ -33,9 +22,13 @@ const PARSE_BUDGET_MS = 2000;
 /** Calls one text may give; a generated file past this is not read further. */
 export const CALL_HITS_MAX = 20_000;
 
-/** Calls whose callee's identifier starts within [fromLine, toLine] (1-based, inclusive; whole text when absent). */
+/**
+ * Calls whose callee's identifier starts within [fromLine, toLine] (1-based, inclusive; whole text when absent), as
+ * the language's spec names its calls (LanguageSpec.calls); undefined when it names none.
+ */
 export async function callsIn(spec: LanguageSpec | undefined, source: string, lines?: { from: number; to: number }): Promise<CallHit[] | undefined> {
-  if (!spec) return undefined;
+  const calls = spec?.calls;
+  if (!spec || !calls) return undefined;
   const parser = await loadParser(spec.grammar);
   if (source.charCodeAt(0) === 0xfeff) source = source.slice(1);
   const { tree } = parseWithin(parser, source, PARSE_BUDGET_MS + (source.length / 1_000_000) * 5000);
@@ -48,7 +41,7 @@ export async function callsIn(spec: LanguageSpec | undefined, source: string, li
     while (stack.length > 0 && hits.length < CALL_HITS_MAX) {
       const node = stack.pop()!;
       if (node.endPosition.row < from || node.startPosition.row > to) continue;
-      const field = CALLS[node.type];
+      const field = calls[node.type];
       if (field) {
         const callee = node.childForFieldName(field) ?? (node.type === 'macro_invocation' ? node.namedChild(0) : null);
         const name = callee ? nameNode(callee, 0) : null;

@@ -106,6 +106,13 @@ export interface LanguageSpec {
   /** What /statements maps this grammar's node types to. */
   statements?: StatementTable;
   /**
+   * The grammar's calls and constructions, each node type with the field that holds what is called
+   * (`call_expression` → `function`, Java's `method_invocation` → `name`, Ruby's `call` → `method`): syntactic
+   * callers and callees read the calls in a text through it (syntax/calls.ts), and a usage in that field is a call
+   * (syntax/usage-kind.ts). Without it the language's calls are not read.
+   */
+  calls?: Readonly<Record<string, string>>;
+  /**
    * The comments and literals an identifier scan steps over (syntactic usages), as regular-expression
    * alternatives (src/syntax/tokens.ts has the common ones); at most one capturing group in all, which a
    * back-reference in the same alternative calls `\2` (a raw string's delimiter).

@@ -1,8 +1,9 @@
 /**
  * What a reference does, read from the syntax tree at its position: a call, a read, a write, an
  * import, a type position, an inheritance clause, or other (a hit that is not an identifier token:
- * a macro argument clangd maps back, a name inside a comment). Grammar node names of every indexed
- * language are listed together: none of them means something else in another grammar.
+ * a macro argument clangd maps back, a name inside a comment). Calls are the language's own (LanguageSpec.calls:
+ * Python's `call` names its callee in `function`, Ruby's in `method`); the other node names of every indexed language
+ * are listed together here, none of them meaning something else in another grammar.
  */
 import type { Node, Tree } from 'web-tree-sitter';
 import type { LanguageSpec } from './spec.js';
@@ -24,11 +25,8 @@ const INHERITANCE = new Set([
   'extends_interfaces', 'base_list', 'trait_bounds',
 ]);
 
-/** Calls and constructions, with the field naming what is called. */
-const CALLS: Record<string, string> = {
-  call_expression: 'function', call: 'function', invocation_expression: 'function', method_invocation: 'name',
-  new_expression: 'constructor', object_creation_expression: 'type', macro_invocation: 'macro', decorator: '',
-};
+/** Nodes that call what they hold without a field naming it: Python's and TypeScript's decorators. */
+const APPLIED = new Set(['decorator']);
 
 /** Nodes that name something through a path whose last part is the name: `a.b`, `ns::f`, `f<T>`, `pkg.F`. */
 const PATHS = new Set([
@@ -54,8 +52,8 @@ const TYPE_POSITIONS = new Set([
 
 const TYPE_LEAVES = new Set(['type_identifier', 'namespace_identifier', 'package_identifier', 'primitive_type']);
 
-/** The kind of the reference whose name starts at `position`. */
-export function classifyNode(node: Node | null): UsageKind {
+/** The kind of the reference whose name starts at `position`; `calls` is the language's (LanguageSpec.calls). */
+export function classifyNode(node: Node | null, calls: Readonly<Record<string, string>> = {}): UsageKind {
   if (!node) return 'other';
   for (let up: Node | null = node.parent, depth = 0; up && depth < 8; up = up.parent, depth++) {
     if (IMPORTS.has(up.type)) return 'import';
@@ -70,8 +68,8 @@ export function classifyNode(node: Node | null): UsageKind {
   while (target.parent && PATHS.has(target.parent.type) && endsWith(target.parent, target)) target = target.parent;
   const parent = target.parent;
   if (parent) {
-    const field = CALLS[parent.type];
-    if (field !== undefined && (field === '' || sameNode(parent.childForFieldName(field), target) || (parent.type === 'method_invocation' && sameNode(parent.childForFieldName('name'), node)))) return 'call';
+    const field = calls[parent.type];
+    if (APPLIED.has(parent.type) || (field !== undefined && (sameNode(parent.childForFieldName(field), target) || (parent.type === 'method_invocation' && sameNode(parent.childForFieldName('name'), node))))) return 'call';
     const written = WRITES[parent.type];
     if (written !== undefined && (written === '' ? isOperand(parent, target) : isWithin(target, parent.childForFieldName(written)))) return 'write';
     // Go's `a, b = ...`: the target sits in an expression_list on the left.
@@ -85,9 +83,9 @@ export function classifyNode(node: Node | null): UsageKind {
   return 'read';
 }
 
-/** Classifies each reference position in one file's tree. */
-export function classifyPositions(tree: Tree, positions: Occurrence[]): UsageKind[] {
-  return positions.map((position) => classifyNode(identifierNodeAt(tree, position)));
+/** Classifies each reference position in one file's tree, read with `spec` (its calls). */
+export function classifyPositions(tree: Tree, positions: Occurrence[], spec: LanguageSpec | undefined): UsageKind[] {
+  return positions.map((position) => classifyNode(identifierNodeAt(tree, position), spec?.calls));
 }
 
 /** Parses and classifies; every position is `other` when the language has no grammar. */
@@ -95,7 +93,7 @@ export async function classifySource(spec: LanguageSpec | undefined, source: str
   const tree = await parseSource(spec, source);
   if (!tree) return positions.map(() => 'other');
   try {
-    return classifyPositions(tree, positions);
+    return classifyPositions(tree, positions, spec);
   } finally {
     tree.delete();
   }

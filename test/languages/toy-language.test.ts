@@ -2,7 +2,7 @@
  * Adding a language is one folder of the shape every src/languages/<id>/ has: this test adds a toy Ruby
  * (test/fixtures/languages/ruby.ts; a grammar @repomix/tree-sitter-wasms ships and plumb does not index)
  * and shows the index's walker take its files by extension, extraction read its symbols, and search,
- * members, usages and hierarchy answer through its fields (rules, tokens) and nothing else. A language
+ * members, usages, callers and hierarchy answer through its fields (rules, tokens, calls) and nothing else. A language
  * without those fields fails loudly: the compiler says so for a TypeScript module, the registry at load for
  * any other.
  */
@@ -40,7 +40,7 @@ const BASE = `module Shop
     end
 
     def farewell
-      "bye"
+      hello("bye")
     end
   end
 end
@@ -139,4 +139,11 @@ t.test('search, members, usages and hierarchy answer for it through its fields',
   t.equal(usages.status, 200);
   t.equal(usages.body.precision, 'syntactic', 'no server: the syntactic scan, by its token rules');
   t.same(usages.body.results.map((u: { file: string; line: number }) => `${u.file}:${u.line}`), ['lib/greeter.rb:9'], 'Greeter.new is a use; the comment and the string are not (skippedTokens)');
+
+  // Ruby's call names its method in `method`, not `function` as Python's does: its spec's calls say so.
+  const callers = await getJson(app, '/symbols/callers?symbol=Shop::Base::hello');
+  t.equal(callers.status, 200);
+  t.match(callers.body.results, [{ symbol: { qualifiedName: 'Shop::Base::farewell' } }], 'farewell calls hello, read through the spec\'s calls');
+  const helloUses = await getJson(app, '/symbols/usages?symbol=Shop::Base::hello');
+  t.match(helloUses.body.results.find((u: { line: number }) => u.line === 8), { file: 'lib/base.rb', usageKind: 'call' }, 'a call by its spec\'s calls');
 });

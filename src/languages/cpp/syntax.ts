@@ -707,6 +707,7 @@ export const cpp: LanguageSpec = {
   descend: DESCEND,
   wrappers: new Set(['template_declaration']),
   statements: CPP_STATEMENTS,
+  calls: { call_expression: 'function' },
 };
 
 export const c: LanguageSpec = { ...cpp, grammar: 'c' };

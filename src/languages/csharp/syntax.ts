@@ -195,6 +195,7 @@ const CSHARP_STATEMENTS: StatementTable = {
 
 export const csharp: LanguageSpec = {
   grammar: 'c_sharp',
+  calls: { invocation_expression: 'function', object_creation_expression: 'type' },
   separator: '.',
   skippedTokens: [LINE_COMMENT, BLOCK_COMMENT, '"""[\\s\\S]*?"""', String.raw`@"(?:[^"]|"")*"`, DOUBLE_QUOTED, SINGLE_QUOTED],
   commentTypes: new Set(['comment']),

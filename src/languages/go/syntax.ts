@@ -203,6 +203,7 @@ const GO_STATEMENTS: StatementTable = {
 export const go: LanguageSpec = {
   prepare: (source) => blankBodies(source, GO_BODIES),
   grammar: 'go',
+  calls: { call_expression: 'function' },
   separator: '.',
   skippedTokens: [LINE_COMMENT, BLOCK_COMMENT, DOUBLE_QUOTED, '`[^`]*`', SINGLE_QUOTED],
   readImports: readGoImports,

@@ -181,6 +181,7 @@ const JAVA_STATEMENTS: StatementTable = {
 
 export const java: LanguageSpec = {
   grammar: 'java',
+  calls: { method_invocation: 'name', object_creation_expression: 'type' },
   prepare: (source) => blankBodies(source, JAVA_BODIES),
   separator: '.',
   skippedTokens: [LINE_COMMENT, BLOCK_COMMENT, '"""[\\s\\S]*?"""', DOUBLE_QUOTED, SINGLE_QUOTED],

@@ -267,6 +267,7 @@ export function blankLongCommentRuns(source: string): string {
 
 export const python: LanguageSpec = {
   grammar: 'python',
+  calls: { call: 'function' },
   prepare: blankLongCommentRuns,
   separator: '.',
   skippedTokens: [String.raw`#[^\n]*`, '"""[\\s\\S]*?(?:"""|$)', "'''[\\s\\S]*?(?:'''|$)", DOUBLE_QUOTED, SINGLE_QUOTED],

@@ -165,6 +165,8 @@ export const rust: LanguageSpec = {
   prepare: (source) => blankBodies(source, RUST_BODIES),
   grammar: 'rust',
   separator: '::',
+  // `println!(...)`: the macro is named without its bang.
+  calls: { call_expression: 'function', macro_invocation: 'macro' },
   // Raw strings r#"..."#; a lifetime ('a) is not a character literal: one character (or escape) then the quote.
   skippedTokens: [LINE_COMMENT, BLOCK_COMMENT, String.raw`(?<![\w$])b?r(#*)"[\s\S]*?"\2`, String.raw`"(?:[^"\\]|\\[\s\S])*"`, String.raw`'(?:[^'\\\n]|\\[^'\n]{1,10})'`],
   commentTypes: new Set(['line_comment', 'block_comment']),

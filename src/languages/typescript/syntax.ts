@@ -360,6 +360,7 @@ const TS_STATEMENTS: StatementTable = {
 
 export const typescript: LanguageSpec = {
   grammar: 'typescript',
+  calls: { call_expression: 'function', new_expression: 'constructor' },
   separator: '.',
   skippedTokens: [LINE_COMMENT, BLOCK_COMMENT, DOUBLE_QUOTED, SINGLE_QUOTED, '`(?:[^`\\\\]|\\\\[\\s\\S])*`'],
   readImports: readScriptImports,
