@@ -69,6 +69,15 @@ export interface TierLookups<Source> {
   countWithin?(source: Source, limit: number): Promise<{ n: number; f: number }>;
   /** Ids of matches with this fwd in ORDER_IN_TIER (rank, name by code point, file_id, nl, nc, id), `take` after `skip`. */
   pageIds(source: Source, fwd: number, take: number, skip: number): number[] | Promise<number[]>;
+  /**
+   * Optional, for a backend that can walk a tier's matches in name order (SQLite's CamelCase tier, whose candidates are names
+   * with a known first hump): the ids of its matches of rank 0 (user definitions) with this fwd in ORDER_IN_TIER, `take` after
+   * `skip`, none of them named past `last`; undefined when walking there would cost more than sorting the tier (pageIds is then
+   * asked). planSearch asks only when the tier's matches already read (some of them, in any order) hold at least `skip` +
+   * `take` of rank 0 with this fwd, `last` the name of the last of those in ORDER_IN_TIER: the page is then of rank 0 alone,
+   * and every match it holds is named `last` or before.
+   */
+  pageIdsByName?(source: Source, fwd: number, take: number, skip: number, last: string): number[] | undefined | Promise<number[] | undefined>;
   /** The symbols of these row ids (absent ids are left out). */
   symbols(ids: number[]): Map<number, StoredSymbol> | Promise<Map<number, StoredSymbol>>;
 }
@@ -137,7 +146,7 @@ export async function planSearch<Source>(spec: SearchSpec, lookups: TierLookups<
   let capped = false;
   // Each tier once: a tier the page may reach is read as narrow rows (count and order from them) when small, else counted.
   let before = 0;
-  const tiers: Array<{ tier: MatchTier; source: Source; rows: NarrowRow[] | undefined; main: number; fwd: number }> = [];
+  const tiers: Array<{ tier: MatchTier; source: Source; rows: NarrowRow[] | undefined; many: NarrowRow[] | undefined; main: number; fwd: number }> = [];
   const early = lookups.narrowMany ? await prefetch(spec, lookups, lookups.narrowMany) : undefined;
   for (const tier of spec.tiers) {
     if (capped || !tierApplies(tier, spec)) continue;
@@ -207,7 +216,7 @@ export async function planSearch<Source>(spec: SearchSpec, lookups: TierLookups<
     }
     before += main;
     counted += main + fwd;
-    tiers.push({ tier, source, rows, main, fwd });
+    tiers.push({ tier, source, rows, many: rows ? undefined : many, main, fwd });
   }
   const totalMatches = tiers.reduce((sum, t) => sum + t.main, 0);
   const forwardDeclarations = tiers.reduce((sum, t) => sum + t.fwd, 0);
@@ -224,9 +233,15 @@ export async function planSearch<Source>(spec: SearchSpec, lookups: TierLookups<
       continue;
     }
     const take = spec.limit - picked.length;
+    // A large tier whose matches read (some of them, in any order) hold the page's count of rank 0: its page is of rank 0 alone,
+    // named no later than the last of those the page's count reaches.
+    const firstRank = lookups.pageIdsByName && segment.many?.filter((row) => row[1] === segment.segmentFwd && row[2] === 0);
+    const byName = firstRank && firstRank.length >= skip + take
+      ? await lookups.pageIdsByName!(segment.source, segment.segmentFwd, take, skip, firstRank.sort(compareInTier)[skip + take - 1][3])
+      : undefined;
     const ids = segment.rows
       ? segment.rows.filter((row) => row[1] === segment.segmentFwd).slice(skip, skip + take).map((row) => row[0])
-      : await lookups.pageIds(segment.source, segment.segmentFwd, take, skip);
+      : byName ?? await lookups.pageIds(segment.source, segment.segmentFwd, take, skip);
     skip = 0;
     for (const id of ids) picked.push({ id, tier: segment.tier });
   }
