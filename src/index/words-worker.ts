@@ -2,9 +2,8 @@
  * The word index's thread (words.ts), for the passes that read many files (a first pass over the whole tree): writes
  * their words a commit of COMMIT_BYTES at a time (WordsFill) and tells the main thread what each commit changed.
  */
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThreadPriority, WORDS_NICE } from './thread-priority.js';
 import { openWords, WordsFill, type WordsJob, type WordsReply } from './words.js';
 
 /** Words' bytes written between commits: the main thread learns of covered files this often. */
@@ -13,7 +12,9 @@ const COMMIT_BYTES = 64 * 1024 * 1024;
 const { file, job } = workerData as { file: string; job: WordsJob };
 const reply = (message: WordsReply): void => parentPort?.postMessage(message);
 
-lowerPriority();
+// Below the searches (their threads run at SEARCH_NICE) and the build: the pass is background work (some 20 s of a core
+// on the kernel, right after a first build, while the first searches come).
+lowerThreadPriority(WORDS_NICE);
 
 try {
   const started = performance.now();
@@ -27,18 +28,4 @@ try {
   reply({ done: true, read: fill.read, bytes: fill.bytes, ms: Math.round(performance.now() - started) });
 } catch (error) {
   reply({ error: error instanceof Error ? error.message : String(error) });
-}
-
-/**
- * Below the searches and the build: the pass is background work (some 20 s of a core on the kernel, right after a first
- * build, while the first searches come). On Linux a thread has an id of its own (read from /proc/thread-self) that takes
- * a nice value of its own; elsewhere the thread runs as it is.
- */
-function lowerPriority(): void {
-  try {
-    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (tid > 0) setPriority(tid, 10);
-  } catch {
-    // No /proc, or not allowed: the same work at the same priority.
-  }
 }

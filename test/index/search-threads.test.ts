@@ -3,13 +3,21 @@
  * thread, and while another connection writes, every answer is one snapshot of the index (its count and its
  * page agree), never half of a write.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { SqliteSymbolStore } from '../../src/index/sqlite/store.js';
 import { MATCH_TIERS, type FileUpdate, type SearchSpec } from '../../src/index/store.js';
 import type { ExtractedSymbol } from '../../src/syntax/types.js';
+import { SEARCH_NICE } from '../../src/index/thread-priority.js';
+
+/** A thread's nice value (Linux: the 19th field of /proc/self/task/TID/stat, after the command name in parentheses). */
+function niceOf(tid: number): number {
+  const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+}
+const threadsAtNice = (nice: number): number => readdirSync('/proc/self/task').filter((tid) => niceOf(Number(tid)) === nice).length;
 
 function symbol(name: string, line: number, forwardDeclaration = false): ExtractedSymbol {
   const range = { start: { line, column: 1 }, end: { line, column: 1 + name.length } };
@@ -33,6 +41,7 @@ t.test('a search thread answers as the calling thread does, and reads one snapsh
   const names = ['getValue', 'get_value', 'GetPlayerController', 'FPlayerCont', 'parseInt', 'parse_int_list', 'XMLHttpRequest', 'setValue', 'value'];
   await writer.write([update('a.cpp', names.flatMap((name, i) => [symbol(name, i * 10 + 1), symbol(name, i * 10 + 2, true)]))], []);
 
+  const niceBefore = process.platform === 'linux' ? threadsAtNice(SEARCH_NICE) : 0;
   const threaded = SqliteSymbolStore.open({ file, searchThreads: 1 });
   t.teardown(() => threaded.close());
   // The thread starts at the first search (answered here meanwhile); the test waits until it takes searches.
@@ -41,6 +50,11 @@ t.test('a search thread answers as the calling thread does, and reads one snapsh
   const started = Date.now();
   while (!threads?.ready && Date.now() - started < 30_000) await new Promise((resolve) => setTimeout(resolve, 50));
   t.ok(threads?.ready, 'the search thread started');
+  if (process.platform === 'linux') {
+    // The search thread runs below the main thread (SEARCH_NICE): one thread of this process more at that nice value.
+    t.equal(threadsAtNice(SEARCH_NICE), niceBefore + 1, `the search thread runs at nice ${SEARCH_NICE}`);
+    t.equal(niceOf(process.pid), 0, 'the main thread at its own');
+  }
 
   for (const query of ['get', 'value', 'FPC', 'GPC', 'ParseInt', 'xhr', 'count', 'etVal']) {
     for (const more of [{}, { includeForwardDeclarations: true }, { offset: 2, limit: 3 }]) {
