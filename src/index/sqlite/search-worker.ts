@@ -16,9 +16,7 @@ export type SearchRequest = { id: number; spec: SearchSpec };
 export type SearchReply = { id: number; page: SearchPage } | { id: number; error: string } | { id: 0; ready: true };
 
 const { file } = workerData as { file: string };
-// Below the main thread, which parses requests and writes answers: when a reply wakes it on a core both search threads
-// want, it takes the core at once, so a cheap request (/health) waits for a search's SQL less (kernel, 16 clients asking
-// common names: /health p50 4.9-6.7 -> 2.3-2.9 ms, p99 39-48 -> 17-22 ms). Above the word index's thread.
+// Below the main thread, above the word index's thread (why, and what it gave: SEARCH_NICE).
 lowerThreadPriority(SEARCH_NICE);
 const db = new Database(file, { readonly: true, fileMustExist: true });
 // The main connection's cache and map (src/index/sqlite/schema.ts): the pages a search reads stay in memory per thread.
