@@ -8,9 +8,10 @@
  * A body is kept whole when its text holds one of the language's keep words (the same words
  * that make the extractor search a body for local classes or nested functions), so what the
  * extractor finds inside bodies is unchanged. Only braces whose head reads as a function head
- * are candidates; a type, namespace or initializer brace is never blanked, only searched for
- * bodies inside it. Strings, character literals, comments and (in C and C++) directive lines are
- * skipped, so a brace in them counts for nothing.
+ * are candidates, and in C and C++ an initializer's (`= { ... };`, values only: a fifth of the
+ * kernel's text once its bodies are blanked); a type or namespace brace is never blanked, only
+ * searched for bodies inside it. Strings, character literals, comments and (in C and C++)
+ * directive lines are skipped, so a brace in them counts for nothing.
  */
 
 import { isIdentPart, isIdentStart, literalEnd, matchingBrace, mayStartLiteral, type CLexOptions } from './c-lexer.js';
@@ -26,6 +27,12 @@ export interface BodyRules extends CLexOptions {
   isBody(head: Head): boolean;
   /** `X() : a_{1}, b_{2} {`: a brace right after a word that follows `:` or `,` initializes a member (C++). */
   memberInitializers?: boolean;
+  /**
+   * A brace right after a head's `=` (not inside brackets) opens an initializer, blanked like a body (with no filler,
+   * its directives too) when it is its declaration's only one (no `,` before it, a `;` after it), unless it holds a keep word: C and C++, whose `= { ... }` holds values
+   * only, while a Rust `const _: () = { ... };` holds items.
+   */
+  initializers?: boolean;
   /** Words before a brace that opens a type literal inside a function head (Go `func f() struct{} {`). */
   literalTypes?: ReadonlySet<string>;
   /** A body whose text contains one of these is kept whole: the words that make the extractor search a body. */
@@ -63,6 +70,8 @@ export interface Head {
   initializes: boolean;
   /** lastWord is an annotation's name: a `(` after it holds the annotation's arguments. */
   annotation: boolean;
+  /** A `,` at the head's top level: declarators before the last (`int a, b = {1};`: a's signature runs to the `;`). */
+  comma: boolean;
 }
 
 interface Frame {
@@ -70,7 +79,7 @@ interface Frame {
   open: number;
   body: boolean;
   /** Ranges to blank found inside, passed up when this frame is not blanked whole. */
-  inner: Array<[number, number]>;
+  inner: BlankRange[];
   /** The head to go on with after the `}` (a brace inside parentheses or a Go type literal); null starts a new head. */
   resume: HeadState | null;
 }
@@ -84,7 +93,25 @@ interface HeadState extends Head {
 }
 
 function freshHead(): HeadState {
-  return { paren: false, typeWord: false, firstWord: null, words: 0, firstKeyword: null, lastWord: null, initializes: false, annotation: false, parens: 0, brackets: 0, angles: 0, afterTemplate: false };
+  return { paren: false, typeWord: false, firstWord: null, words: 0, firstKeyword: null, lastWord: null, initializes: false, annotation: false, comma: false, parens: 0, brackets: 0, angles: 0, afterTemplate: false };
+}
+
+/** The code before the brace at `open` ends with a lone `=` (not `==`, `<=`, `+=` or the like). */
+function followsAssign(source: string, open: number): boolean {
+  let j = open - 1;
+  while (j >= 0 && (source.charCodeAt(j) === 32 || source.charCodeAt(j) === 9 || source.charCodeAt(j) === 10 || source.charCodeAt(j) === 13)) j--;
+  if (source.charCodeAt(j) !== 61) return false;
+  const before = source.charCodeAt(j - 1);
+  // = ! < > + - * / % & | ^ before it make another operator.
+  return !(before === 61 || before === 33 || before === 60 || before === 62 || before === 43 || before === 45 || before === 42
+    || before === 47 || before === 37 || before === 38 || before === 124 || before === 94);
+}
+
+/** The code from `at` starts with a `;`, blanks aside. */
+function endsStatement(source: string, at: number): boolean {
+  let j = at;
+  while (j < source.length && (source.charCodeAt(j) === 32 || source.charCodeAt(j) === 9 || source.charCodeAt(j) === 10 || source.charCodeAt(j) === 13)) j++;
+  return source.charCodeAt(j) === 59;
 }
 
 /** The code before `start` ends with `,` or a single `:` (not `::`). */
@@ -95,9 +122,12 @@ function followsSeparator(source: string, start: number): boolean {
   return c === 44 || (c === 58 && source.charCodeAt(j - 1) !== 58);
 }
 
+/** A range to blank, inside a body's braces: from, to, and whether it is an initializer's (BodyRules.initializers). */
+export type BlankRange = [number, number] | [number, number, 'initializer'];
+
 /** The ranges (inside the braces) of the bodies to blank, in document order. */
-export function blankableBodies(source: string, rules: BodyRules): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
+export function blankableBodies(source: string, rules: BodyRules): BlankRange[] {
+  const out: BlankRange[] = [];
   const stack: Frame[] = [];
   let head = freshHead();
   const n = source.length;
@@ -109,7 +139,7 @@ export function blankableBodies(source: string, rules: BodyRules): Array<[number
    */
   let quickBudget = 4 * n + 65_536;
 
-  const emit = (ranges: Array<[number, number]>): void => {
+  const emit = (ranges: BlankRange[]): void => {
     const target = stack.length ? stack[stack.length - 1].inner : out;
     for (const range of ranges) target.push(range);
   };
@@ -182,11 +212,28 @@ export function blankableBodies(source: string, rules: BodyRules): Array<[number
       case 62: // >
         if (head.angles > 0) head.angles--;
         break;
+      case 44: // ,
+        if (head.parens === 0 && head.brackets === 0 && head.angles === 0) head.comma = true;
+        break;
       case 59: // ;
         if (head.parens === 0 && head.brackets === 0) head = freshHead();
         break;
       case 123: { // {
         const nested = head.parens > 0 || head.brackets > 0 || (head.initializes && head.lastWord !== null);
+        if (rules.initializers && !nested && head.angles === 0 && !head.comma && followsAssign(source, i)) {
+          // An initializer's values: blanked when clean and its declaration's only declarator (a signature runs from the
+          // declaration's start: in `int a = {1}, b;` b's holds a's value, in `int a, b = {1};` a's holds b's); else
+          // searched like any other brace.
+          const close = quickBudget > 0 ? matchingBrace(source, i, rules, i + quickBudget) : -1;
+          quickBudget -= (close > 0 ? close : Math.min(n, i + quickBudget)) - i;
+          if (close > 0 && endsStatement(source, close + 1) && !holdsWord(source, i + 1, close, rules)) {
+            if (close > i + 1) emit([[i + 1, close, 'initializer']]);
+            i = close;
+            head.lastWord = null;
+            ends = true;
+            continue;
+          }
+        }
         const body = !nested && head.angles === 0 && rules.isBody(head);
         if (body) {
           // Most bodies are clean: find the end with a plain brace count and blank at once.
@@ -238,17 +285,18 @@ export function blankBodies(source: string, rules: BodyRules): string {
   const parts: string[] = [];
   const filler = rules.filler ?? '';
   let at = 0;
-  for (const [from, to] of ranges) {
+  for (const [from, to, initializer] of ranges) {
     parts.push(source.slice(at, from));
     // Line by line: each line's characters become spaces, its break stays.
     let line = from;
-    let filled = !filler;
+    let filled = !filler || initializer !== undefined;
+    const keep = initializer ? undefined : rules.keepDirective;
     let keeping = false;
     while (line < to) {
       let end = source.indexOf('\n', line);
       if (end < 0 || end > to) end = to;
       const width = end - line;
-      if (rules.keepDirective && (keeping || keptDirective(source, line, end, rules.keepDirective))) {
+      if (keep && (keeping || keptDirective(source, line, end, keep))) {
         parts.push(source.slice(line, end));
         // A line ending in a backslash goes on to the next.
         keeping = source.charCodeAt(end - 1 - (source.charCodeAt(end - 1) === 13 ? 1 : 0)) === 92;

@@ -6,6 +6,7 @@
 import t from 'tap';
 import { blankBodies, blankableBodies, type BodyRules } from '../../src/syntax/bodies.js';
 import { CPP_BODIES } from '../../src/languages/cpp/syntax.js';
+import { blankCppMacros } from '../../src/languages/cpp/macros.js';
 import { GO_BODIES } from '../../src/languages/go/syntax.js';
 import { JAVA_BODIES } from '../../src/languages/java/syntax.js';
 import { RUST_BODIES } from '../../src/languages/rust/syntax.js';
@@ -34,7 +35,59 @@ t.test('C++: method and function bodies are blanked, class and namespace bodies 
     'static const int kTable[] = { f(1), 2 };',
     '}  // namespace ns',
   ].join('\n');
-  t.same(blanked(source, CPP_BODIES), ['return value_;', 'init();', 'if (v) { value_ = v; }']);
+  t.same(blanked(source, CPP_BODIES), ['return value_;', 'init();', 'if (v) { value_ = v; }', 'f(1), 2']);
+});
+
+t.test('C and C++: an initializer\'s values are blanked with no filler, its declaration and what follows kept', async (t) => {
+  const source = [
+    'static const struct pci_device_id ids[] = {',
+    '  { PCI_DEVICE(0x8086, 0x1234), .driver_data = 1 },',
+    '#ifdef CONFIG_X',
+    '  { 0, }',
+    '#endif',
+    '};',
+    'int a = { 1 }, b = {2};',
+    'struct S s = { .f = (struct T){ 1 }, .g = sizeof(struct U) };',
+    'bool same = x == y; int c[] = { x >= 1 };',
+    'auto make = [] { struct Local { int z; }; return Local{}; };',
+    'auto kept = { [] { struct Local { int z; }; return 0; }() };',
+    'void f(Opts o = { 1, 2 });',
+    'template <int N = 1> struct Q { int v = { N }; };',
+  ].join('\n');
+  t.same(blanked(source, CPP_BODIES), [
+    '{ PCI_DEVICE(0x8086, 0x1234), .driver_data = 1 },\n#ifdef CONFIG_X\n  { 0, }\n#endif',
+    '.f = (struct T){ 1 }, .g = sizeof(struct U)', 'x >= 1', 'N',
+  ], 'the initializers of declarations of one declarator (a declarator\'s signature runs from its declaration\'s start), not a lambda\'s body, one defining a type, a default argument');
+  const prepared = blankBodies(source, CPP_BODIES);
+  t.equal(prepared.length, source.length, 'offsets kept');
+  t.same(prepared.split('\n').map((line) => line.length), source.split('\n').map((line) => line.length), 'lines kept');
+  t.match(prepared, /^static const struct pci_device_id ids\[\] = \{\s+\};\nint a = \{ 1 \}, b = \{2\};/, 'no filler in an initializer, its directives blanked too');
+  // The same symbols, ranges and signatures as when initializers are parsed whole.
+  const cpp = languageById('cpp')!;
+  const whole = { ...cpp, syntax: { ...cpp.syntax!, prepare: (text: string) => blankBodies(blankCppMacros(text), { ...CPP_BODIES, initializers: false }) } };
+  const symbols = await extractSymbols(cpp, source);
+  t.same(symbols, await extractSymbols(whole, source), 'the same symbols as with initializers parsed');
+  t.same(symbols.filter((s) => ['ids', 'a', 'b', 's', 'c'].includes(s.name)).map((s) => `${s.name}: ${s.signature}`),
+    ['ids: static const struct pci_device_id ids[]', 'a: int a', 'b: int a = { 1 }, b', 's: struct S s', 'c: int c[]'], 'each initialized variable, its own value left out of its signature');
+});
+
+t.test('C: what an initializer holds is no declaration, whatever error recovery would make of it', async (t) => {
+  // The shape of the kernel's drivers/net/wireless/zydas/zd1211rw/zd_rf_*.c tables and a directive inside an initializer.
+  const source = [
+    'static struct lcdc_info lcdc_info = {', '#if defined(CONFIG_WVGA)', '\t.clock_source = LCDC_CLK_BUS,', '#else', '\t.clock_source = 0,', '#endif', '};',
+    'static const u32 table[][3] = {', '\tRF_CHANNEL( 1) = { 0x03f790, 0x033331, },', '\tRF_CHANNEL( 2) = { 0x03f790, 0x0b3331, },', '};',
+    'int after(void);',
+  ].join('\n');
+  const symbols = await extractSymbols(languageById('c')!, source);
+  t.same(symbols.map((s) => `${s.kind} ${s.name}: ${s.signature} -> ${s.returnType}`), [
+    'variable lcdc_info: static struct lcdc_info lcdc_info -> struct lcdc_info',
+    'constant table: static const u32 table[][3] -> const u32 [][3]',
+    'function after: int after(void) -> int',
+  ], 'no RF_CHANNEL constant, no initializer text in a type');
+});
+
+t.test('Rust: a block after `=` may hold items, and is not blanked as an initializer', async (t) => {
+  t.same(blanked('const _: () = { impl Foo for Bar { fn f() { g(); } } };\n', RUST_BODIES), ['g();']);
 });
 
 t.test('C++: a body that may declare a local type is parsed whole', async (t) => {

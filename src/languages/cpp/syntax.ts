@@ -679,6 +679,8 @@ export const CPP_BODIES: BodyRules = {
   typeWords: new Set(['class', 'struct', 'union', 'enum', 'namespace', 'extern', 'concept']),
   isBody: (head) => head.paren && !head.typeWord,
   memberInitializers: true,
+  // `static const struct pci_device_id ids[] = { ... };`: a fifth of the kernel's text left after its bodies are blanked.
+  initializers: true,
   keepWords: [],
   // A body is kept for what LOCAL_DECLARATIONS finds: a type defined there (`struct x {`, `union {`, `enum class E : int {`;
   // not `struct foo *p`, `(struct foo *)x`, `sizeof(struct foo)`, `struct foo x = {`, `M(struct foo, "{1,}")` or `M(struct foo, 0, {...})`), a typedef
