@@ -69,7 +69,7 @@ for (const corpus of corpora) {
     // The index as a build leaves it (closed: the write-ahead log folded in).
     const dbBytes = ['', '-wal'].reduce((total, suffix) => total + (existsSync(index.databaseFile + suffix) ? statSync(index.databaseFile + suffix).size : 0), 0);
     rmSync(cacheDir, { recursive: true, force: true });
-    console.log(`${corpus.name}: ${summary.filesTotal} files ${summary.symbols} symbols | plumb wall ${(wall / 1000).toFixed(2)} s cpu ${((used.user + used.system) / 1e6).toFixed(2)} s | ctags wall ${(tags.wall / 1000).toFixed(2)} s cpu ${(tags.cpu / 1000).toFixed(2)} s (${tags.tags} tags) | ${(wall / tags.wall).toFixed(1)}x wall, load ${load[0].toFixed(1)}`);
+    console.log(`${corpus.name}: ${summary.filesTotal} files ${summary.symbols} symbols | plumb wall ${(wall / 1000).toFixed(2)} s cpu ${((used.user + used.system) / 1e6).toFixed(2)} s | ctags wall ${(tags.wall / 1000).toFixed(2)} s cpu ${(tags.cpu / 1000).toFixed(2)} s (${tags.tags} tags) | ${(wall / tags.wall).toFixed(2)}x wall, load ${load[0].toFixed(1)}`);
     console.log(`  peak RSS ${(peakRssKb / 1024).toFixed(0)} MB | index ${(dbBytes / 1e6).toFixed(1)} MB, ${(dbBytes / Math.max(1, summary.symbols)).toFixed(0)} bytes per symbol`);
     let rows: Array<[string, string, string]> = [];
     if (argv.includes('--stages')) {

@@ -55,7 +55,7 @@ if (!argv.includes('--skip-build')) {
     const child = times.trim().split('\n')[1].split(/\s+/).map((t) => { const m = /(\d+)m([\d.]+)s/.exec(t); return m ? Number(m[1]) * 60 + Number(m[2]) : 0; });
     const ctagsTags = Number(execFileSync('grep', ['-c', '-v', '^!_', tags], { encoding: 'utf8' }).trim());
     rows.push(['build', 'files / symbols', `${count(build.files)} / ${count(build.symbols)}`, `${count(build.filesParsed)} parsed; ctags -R: ${count(ctagsTags)} tags`]);
-    rows.push(['build', 'cold build: plumb vs ctags -R (wall)', `${ms(build.wallMs)} vs ${ms(ctagsMs)}`, `${(build.wallMs / ctagsMs).toFixed(1)}x (target 2.5x); ${CORES} cores; load ${loadBefore} before, ${loadAfterBuild} after the build`]);
+    rows.push(['build', 'cold build: plumb vs ctags -R (wall)', `${ms(build.wallMs)} vs ${ms(ctagsMs)}`, `${(build.wallMs / ctagsMs).toFixed(2)}x (target 2.5x); ${CORES} cores; load ${loadBefore} before, ${loadAfterBuild} after the build`]);
     rows.push(['build', 'CPU: plumb vs ctags -R', `${ms(build.cpuMs)} vs ${ms((child[0] + child[1]) * 1000)}`, 'plumb: the whole process, its parser threads included']);
     rows.push(['build', 'peak RSS', `${(build.peakRssKb / 1024).toFixed(0)} MB`, 'the build\'s process (target under 1 GB)']);
     rows.push(['build', 'index size', `${(build.dbBytes / 1e6).toFixed(0)} MB`, `${(build.dbBytes / Math.max(1, build.symbols)).toFixed(0)} bytes per symbol`]);
