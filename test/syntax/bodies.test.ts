@@ -6,7 +6,7 @@
 import t from 'tap';
 import { blankBodies, blankableBodies, type BodyRules } from '../../src/syntax/bodies.js';
 import { CPP_BODIES } from '../../src/languages/cpp/syntax.js';
-import { blankCppMacros } from '../../src/languages/cpp/macros.js';
+import { blankDeclarationHeads, blankMacroRules } from '../../src/languages/cpp/macros.js';
 import { GO_BODIES } from '../../src/languages/go/syntax.js';
 import { JAVA_BODIES } from '../../src/languages/java/syntax.js';
 import { RUST_BODIES } from '../../src/languages/rust/syntax.js';
@@ -64,7 +64,7 @@ t.test('C and C++: an initializer\'s values are blanked with no filler, its decl
   t.match(prepared, /^static const struct pci_device_id ids\[\] = \{\s+\};\nint a = \{ 1 \}, b = \{2\};/, 'no filler in an initializer, its directives blanked too');
   // The same symbols, ranges and signatures as when initializers are parsed whole.
   const cpp = languageById('cpp')!;
-  const whole = { ...cpp, syntax: { ...cpp.syntax!, prepare: (text: string) => blankBodies(blankCppMacros(text), { ...CPP_BODIES, initializers: false }) } };
+  const whole = { ...cpp, syntax: { ...cpp.syntax!, prepare: (text: string) => blankDeclarationHeads(blankBodies(blankMacroRules(text), { ...CPP_BODIES, initializers: false })) } };
   const symbols = await extractSymbols(cpp, source);
   t.same(symbols, await extractSymbols(whole, source), 'the same symbols as with initializers parsed');
   t.same(symbols.filter((s) => ['ids', 'a', 'b', 's', 'c'].includes(s.name)).map((s) => `${s.name}: ${s.signature}`),

@@ -605,6 +605,11 @@ function matchesBeforeWordLines(source: string, pattern: RegExp): Iterable<RegEx
 }
 
 export function blankCppMacros(source: string): string {
+  return blankDeclarationHeads(blankMacroRules(source));
+}
+
+/** blankCppMacros' first part: its rules, unbalanced `#if` branches, braced arguments and comments in directives. */
+export function blankMacroRules(source: string): string {
   const cuts: Range[] = [];
   const text = textLines(source);
   if (/[A-Z]{2}/.test(source)) {
@@ -618,8 +623,11 @@ export function blankCppMacros(source: string): string {
   cuts.push(...unbalancedBranches(source, text));
   cuts.push(...bracedArguments(source));
   cuts.push(...commentsInDirectives(source));
-  const blanked = cuts.length ? blankRanges(source, cuts) : source;
-  // Then declaration heads, read by shape on what the rules left (heads.ts): macro words and calls no declaration has room for.
+  return cuts.length ? blankRanges(source, cuts) : source;
+}
+
+/** blankCppMacros' second part: declaration heads, read by shape on what the rules left (heads.ts): macro words and calls no declaration has room for. */
+export function blankDeclarationHeads(blanked: string): string {
   const heads = declarationHeadCuts(blanked);
   return heads.length ? blankRanges(blanked, heads) : blanked;
 }

@@ -7,7 +7,7 @@ import type { NormalizedKind } from '../../kinds.js';
 import type { Parameter } from '../../syntax/types.js';
 import { childOfType, compact, holdsText, named, nestedDeclarations, textWithout, type NestedSearch } from '../../syntax/common.js';
 import { blankBodies, type BodyRules } from '../../syntax/bodies.js';
-import { blankCppMacros } from './macros.js';
+import { blankDeclarationHeads, blankMacroRules } from './macros.js';
 import { definesOfDirectives } from './defines.js';
 import { BLOCK_COMMENT, DOUBLE_QUOTED, LINE_COMMENT, SINGLE_QUOTED } from '../../syntax/tokens.js';
 import { readCppImports } from './imports.js';
@@ -699,7 +699,10 @@ export const cpp: LanguageSpec = {
   skippedTokens: [LINE_COMMENT, BLOCK_COMMENT, String.raw`(?<![\w$])(?:u8|[uUL])?R"([^()\\\s]{0,16})\([\s\S]*?\)\2"`, DOUBLE_QUOTED, SINGLE_QUOTED],
   readImports: readCppImports,
   commentTypes: new Set(['comment']),
-  prepare: (source) => blankBodies(blankCppMacros(source), CPP_BODIES),
+  // Macro rules first (they balance \`#if\` branches holding two heads for one body), then bodies and initializers, then the
+  // declaration heads, read on what is left: far less text than the whole file (the prepare step of drivers/net, fs and
+  // kernel, alternated at load 2-3: 22.2-27.0 s before, 14.4-23.5 s after).
+  prepare: (source) => blankDeclarationHeads(blankBodies(blankMacroRules(source), CPP_BODIES)),
   // Blanked bodies are long runs of blank lines: the parse leaves out their inside (a third less parse time).
   blankRunsSkippable: true,
   readWithoutParse: definesOfDirectives,
