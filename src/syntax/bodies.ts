@@ -29,8 +29,8 @@ export interface BodyRules extends CLexOptions {
   memberInitializers?: boolean;
   /**
    * A brace right after a head's `=` (not inside brackets) opens an initializer, blanked like a body (with no filler,
-   * its directives too) when it is its declaration's only one (no `,` before it, a `;` after it), unless it holds a keep word: C and C++, whose `= { ... }` holds values
-   * only, while a Rust `const _: () = { ... };` holds items.
+   * its directives too) when it is its declaration's only one (no `,` before it, a `;` after it), unless it holds a
+   * keep word: C and C++, whose `= { ... }` holds values only, while a Rust `const _: () = { ... };` holds items.
    */
   initializers?: boolean;
   /** Words before a brace that opens a type literal inside a function head (Go `func f() struct{} {`). */
@@ -96,10 +96,13 @@ function freshHead(): HeadState {
   return { paren: false, typeWord: false, firstWord: null, words: 0, firstKeyword: null, lastWord: null, initializes: false, annotation: false, comma: false, parens: 0, brackets: 0, angles: 0, afterTemplate: false };
 }
 
+/** A space, tab or line break. */
+const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13;
+
 /** The code before the brace at `open` ends with a lone `=` (not `==`, `<=`, `+=` or the like). */
 function followsAssign(source: string, open: number): boolean {
   let j = open - 1;
-  while (j >= 0 && (source.charCodeAt(j) === 32 || source.charCodeAt(j) === 9 || source.charCodeAt(j) === 10 || source.charCodeAt(j) === 13)) j--;
+  while (j >= 0 && isSpace(source.charCodeAt(j))) j--;
   if (source.charCodeAt(j) !== 61) return false;
   const before = source.charCodeAt(j - 1);
   // = ! < > + - * / % & | ^ before it make another operator.
@@ -110,14 +113,14 @@ function followsAssign(source: string, open: number): boolean {
 /** The code from `at` starts with a `;`, blanks aside. */
 function endsStatement(source: string, at: number): boolean {
   let j = at;
-  while (j < source.length && (source.charCodeAt(j) === 32 || source.charCodeAt(j) === 9 || source.charCodeAt(j) === 10 || source.charCodeAt(j) === 13)) j++;
+  while (j < source.length && isSpace(source.charCodeAt(j))) j++;
   return source.charCodeAt(j) === 59;
 }
 
 /** The code before `start` ends with `,` or a single `:` (not `::`). */
 function followsSeparator(source: string, start: number): boolean {
   let j = start - 1;
-  while (j >= 0 && (source.charCodeAt(j) === 32 || source.charCodeAt(j) === 9 || source.charCodeAt(j) === 10 || source.charCodeAt(j) === 13)) j--;
+  while (j >= 0 && isSpace(source.charCodeAt(j))) j--;
   const c = source.charCodeAt(j);
   return c === 44 || (c === 58 && source.charCodeAt(j - 1) !== 58);
 }
@@ -138,6 +141,13 @@ export function blankableBodies(source: string, rules: BodyRules): BlankRange[] 
    * (the same ranges, read once). Without it, n unclosed bodies cost n reads of the rest of the file.
    */
   let quickBudget = 4 * n + 65_536;
+
+  /** The `}` closing the brace at `open` by a plain count, while the quick budget lasts; -1 otherwise. */
+  const quickClose = (open: number): number => {
+    const close = quickBudget > 0 ? matchingBrace(source, open, rules, open + quickBudget) : -1;
+    quickBudget -= (close > 0 ? close : Math.min(n, open + quickBudget)) - open;
+    return close;
+  };
 
   const emit = (ranges: BlankRange[]): void => {
     const target = stack.length ? stack[stack.length - 1].inner : out;
@@ -224,8 +234,7 @@ export function blankableBodies(source: string, rules: BodyRules): BlankRange[] 
           // An initializer's values: blanked when clean and its declaration's only declarator (a signature runs from the
           // declaration's start: in `int a = {1}, b;` b's holds a's value, in `int a, b = {1};` a's holds b's); else
           // searched like any other brace.
-          const close = quickBudget > 0 ? matchingBrace(source, i, rules, i + quickBudget) : -1;
-          quickBudget -= (close > 0 ? close : Math.min(n, i + quickBudget)) - i;
+          const close = quickClose(i);
           if (close > 0 && endsStatement(source, close + 1) && !holdsWord(source, i + 1, close, rules)) {
             if (close > i + 1) emit([[i + 1, close, 'initializer']]);
             i = close;
@@ -237,8 +246,7 @@ export function blankableBodies(source: string, rules: BodyRules): BlankRange[] 
         const body = !nested && head.angles === 0 && rules.isBody(head);
         if (body) {
           // Most bodies are clean: find the end with a plain brace count and blank at once.
-          const close = quickBudget > 0 ? matchingBrace(source, i, rules, i + quickBudget) : -1;
-          quickBudget -= (close > 0 ? close : Math.min(n, i + quickBudget)) - i;
+          const close = quickClose(i);
           if (close > 0 && !holdsWord(source, i + 1, close, rules)) {
             if (close > i + 1) emit([[i + 1, close]]);
             i = close;

@@ -699,7 +699,7 @@ export const cpp: LanguageSpec = {
   skippedTokens: [LINE_COMMENT, BLOCK_COMMENT, String.raw`(?<![\w$])(?:u8|[uUL])?R"([^()\\\s]{0,16})\([\s\S]*?\)\2"`, DOUBLE_QUOTED, SINGLE_QUOTED],
   readImports: readCppImports,
   commentTypes: new Set(['comment']),
-  // Macro rules first (they balance \`#if\` branches holding two heads for one body), then bodies and initializers, then the
+  // Macro rules first (they balance `#if` branches holding two heads for one body), then bodies and initializers, then the
   // declaration heads, read on what is left: far less text than the whole file (the prepare step of drivers/net, fs and
   // kernel, alternated at load 2-3: 22.2-27.0 s before, 14.4-23.5 s after).
   prepare: (source) => blankDeclarationHeads(blankBodies(blankMacroRules(source), CPP_BODIES)),
