@@ -2,6 +2,7 @@
  * The database itself: the tables (SCHEMA), what every open adds (MIGRATIONS, the symbol indexes),
  * the connection settings and SQL functions, and opening, or starting afresh, a database file.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -147,15 +148,22 @@ export function openStoreDatabase(file: string): Database.Database {
   const version = readVersion(db);
   if (version !== fingerprint()) {
     db.close();
-    for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+    for (const suffix of ['', '-wal', '-shm', CAMEL_SUFFIX]) rmSync(file + suffix, { force: true });
     db = openDatabase(file);
     db.exec(SCHEMA);
     db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('version', fingerprint());
   }
   db.exec(MIGRATIONS);
+  // The database's own id, made once: files kept beside it (the CamelCase names in memory, CAMEL_SUFFIX) name it.
+  db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run(INSTANCE_KEY, randomUUID());
   finishLoad(db);
   return db;
 }
+
+/** meta's key for the database's own id (openStoreDatabase). */
+export const INSTANCE_KEY = 'instance';
+/** The file beside the database holding its names' CamelCase arrays (src/index/camel-names.ts, saved by sqlite/camel-worker.ts). */
+export const CAMEL_SUFFIX = '-camel';
 
 /** The connection's memory map of the database file (mmap_size): modest, since mapped pages count in the service's RSS. */
 const MMAP_BYTES = 256 * 1024 * 1024;

@@ -11,7 +11,9 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { workerScript } from '../worker-script.js';
 import type { SearchPage, SearchSpec } from '../store.js';
-import type { SearchReply, SearchRequest } from './search-worker.js';
+import type { CamelBuffers } from '../camel-names.js';
+import type { CamelReply } from './camel-worker.js';
+import type { CamelMessage, SearchReply, SearchRequest } from './search-worker.js';
 
 /**
  * From this many symbols searches go to threads. Below it a search costs well under a millisecond on the
@@ -21,6 +23,12 @@ export const THREADS_FROM_SYMBOLS = 200_000;
 
 /** A thread that stopped this many times is not started again: the main thread answers. */
 const MAX_CRASHES = 3;
+
+/**
+ * The CamelCase tier's names in memory (camel-worker.ts) are built again, when a thread finds its own stale, no sooner than this
+ * many times the last build's time after it ended: while a first build writes names, building them costs at most a fifth of a core.
+ */
+const CAMEL_REBUILD_GAP = 4;
 
 interface Slot {
   worker: Worker;
@@ -45,10 +53,18 @@ export class SearchThreads {
   private closed = false;
   /** The thread reading the index file into the page cache (warmPageCache), while it runs. */
   private warming: Worker | undefined;
+  /** The CamelCase tier's names in memory, once built; the thread building them, while it runs; when it may run again. */
+  private camel: CamelBuffers | undefined;
+  private camelBuilder: Worker | undefined;
+  private camelNext = 0;
+  /** Names in memory had (camelBuilds), and how many of those were read from the file beside the index (camelLoads), for tests and profiles. */
+  camelBuilds = 0;
+  camelLoads = 0;
 
   constructor(private readonly file: string, private readonly size: number = os.availableParallelism()) {
     for (let i = 0; i < Math.max(1, size); i++) this.slots.push(this.spawn());
     this.warming = warmPageCache(file);
+    this.buildCamel();
   }
 
   /** Whether a thread can take a search now or soon (one is ready). */
@@ -68,6 +84,7 @@ export class SearchThreads {
   async close(): Promise<void> {
     this.closed = true;
     void this.warming?.terminate();
+    void this.camelBuilder?.terminate();
     for (const pending of this.queue.splice(0)) pending.resolve(undefined);
     for (const { pending } of this.running.values()) pending.resolve(undefined);
     this.running.clear();
@@ -87,6 +104,29 @@ export class SearchThreads {
     }
   }
 
+  /** Starts a build of the CamelCase tier's names in memory unless one runs or the last ended too recently; each thread gets them when done. */
+  private buildCamel(): void {
+    if (this.closed || this.camelBuilder || performance.now() < this.camelNext) return;
+    // Once some are held, they are stale (a thread asked again): built from the names table, not read from the file beside the index.
+    const { script, options } = workerScript(import.meta.url, 'camel-worker', { workerData: { file: this.file, fresh: this.camel !== undefined } });
+    const builder = new Worker(script, options);
+    this.camelBuilder = builder;
+    builder.unref();
+    const started = performance.now();
+    builder.on('message', (reply: CamelReply) => {
+      if (!('buffers' in reply) || this.closed) return;
+      this.camel = reply.buffers;
+      this.camelBuilds++;
+      if (reply.saved) this.camelLoads++;
+      for (const slot of this.slots) if (slot.ready) slot.worker.postMessage({ camel: reply.buffers } satisfies CamelMessage);
+    });
+    builder.on('error', () => undefined);
+    builder.on('exit', () => {
+      this.camelBuilder = undefined;
+      this.camelNext = performance.now() + CAMEL_REBUILD_GAP * (performance.now() - started);
+    });
+  }
+
   private spawn(): Slot {
     const { script, options } = workerScript(import.meta.url, 'search-worker', { workerData: { file: this.file } });
     const slot: Slot = { worker: new Worker(script, options), ready: false, busy: 0 };
@@ -95,7 +135,12 @@ export class SearchThreads {
       if ('ready' in reply) {
         // Its connection is open: searches go to it from now on.
         slot.ready = true;
+        if (this.camel) slot.worker.postMessage({ camel: this.camel } satisfies CamelMessage);
         this.pump();
+        return;
+      }
+      if ('camelWanted' in reply) {
+        this.buildCamel();
         return;
       }
       const entry = this.running.get(reply.id);

@@ -5,6 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import { CamelNames, type CamelBuffers } from '../camel-names.js';
 import { fuzzyMatches } from '../ranking.js';
 import type { SearchPage, SearchSpec } from '../store.js';
 import { SearchPlanner } from './search.js';
@@ -12,8 +13,13 @@ import { Statements } from './statements.js';
 import { lowerThreadPriority, SEARCH_NICE } from '../thread-priority.js';
 
 export type SearchRequest = { id: number; spec: SearchSpec };
-/** An answer, or (id 0) the thread saying it is ready. */
-export type SearchReply = { id: number; page: SearchPage } | { id: number; error: string } | { id: 0; ready: true };
+/** The CamelCase tier's names in memory, built by camel-worker.ts: the thread reads its candidates from them from now on. */
+export type CamelMessage = { camel: CamelBuffers };
+/** An answer, or (id 0) the thread saying it is ready, or that it wants the CamelCase tier's names built (again). */
+export type SearchReply = { id: number; page: SearchPage } | { id: number; error: string } | { id: 0; ready: true } | { id: 0; camelWanted: true };
+
+/** How often a thread asks again for names in memory while its own are missing or stale (the parent builds them one at a time). */
+const CAMEL_ASK_MS = 10_000;
 
 const { file } = workerData as { file: string };
 // Below the main thread, above the word index's thread (why, and what it gave: SEARCH_NICE).
@@ -35,7 +41,12 @@ const begin = db.prepare('BEGIN');
 const commit = db.prepare('COMMIT');
 
 let queue: Promise<void> = Promise.resolve();
-parentPort?.on('message', (request: SearchRequest) => {
+let camelAsked = -Infinity;
+parentPort?.on('message', (request: SearchRequest | CamelMessage) => {
+  if ('camel' in request) {
+    planner.useCamelNames(CamelNames.from(request.camel));
+    return;
+  }
   // One at a time: a search's statements share one read transaction.
   queue = queue.then(() => answer(request)).catch((error: unknown) => parentPort?.postMessage({ id: request.id, error: String(error) } satisfies SearchReply));
 });
@@ -53,4 +64,8 @@ async function answer({ id, spec }: SearchRequest): Promise<void> {
     if (db.inTransaction) commit.run();
   }
   parentPort?.postMessage(reply);
+  if (planner.camelStale && performance.now() - camelAsked >= CAMEL_ASK_MS) {
+    camelAsked = performance.now();
+    parentPort?.postMessage({ id: 0, camelWanted: true } satisfies SearchReply);
+  }
 }

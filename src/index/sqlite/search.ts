@@ -5,6 +5,7 @@
  * statistics, never the answer. Nothing scans the symbols in JavaScript per query.
  */
 import { LANGUAGES } from '../../languages/index.js';
+import type { CamelNames } from '../camel-names.js';
 import { camelHumps, camelPairs, firstHumpPrefix, fuzzyPattern, humpInitialsPairs, prefixEnd } from '../ranking.js';
 import { COUNT_CAP } from '../count-cap.js';
 import { NARROW_MAX, planSearch, type NarrowRow, type TierLookups } from '../search-plan.js';
@@ -48,6 +49,20 @@ interface NameStats {
 }
 
 /**
+ * The CamelCase tier's candidates from memory (src/index/camel-names.ts), in a search thread once they are built: taken when the
+ * names added since (ids past what they hold, read from SQLite) are no more than CAMEL_TAIL_MAX and the candidates no more than
+ * CAMEL_CANDIDATES_MAX (a query like `s_c`: its candidates are most names starting with s); else the plans below.
+ */
+export const CAMEL_TAIL_MAX = 20_000;
+const CAMEL_CANDIDATES_MAX = 100_000;
+
+interface CamelSource {
+  names: CamelNames;
+  /** The highest names.id now. */
+  newest: number;
+}
+
+/**
  * The matches of a CamelCase, substring or signature tier the page reaches, read at once (TierLookups.wideMax): each further
  * pass over such a tier (its counts, then its page in ORDER_IN_TIER) checks its candidates again, where sorting its matches
  * here costs about a microsecond each. As many as the counts go (COUNT_CAP): a larger tier is counted from them. Not the
@@ -81,6 +96,9 @@ export class SearchPlanner {
    */
   private readonly statCounts = new Map<string, number>();
   private statNames = 0;
+  /** The highest names.id as the last search read it (statNames stays until the names grew by a tenth). */
+  private newestName = 0;
+  private camel: CamelNames | undefined;
   private vocab = false;
   private readonly stats: NameStats = {
     trigram: (trigram) => this.stat(`t${trigram}`, () => {
@@ -132,6 +150,7 @@ export class SearchPlanner {
   /** Forgets the counts when the names grew by a tenth since they were read. */
   private checkStats(): void {
     const names = (this.statements.get('SELECT max(id) FROM names').pluck().get() as number | null) ?? 0;
+    this.newestName = names;
     if (names > this.statNames * 1.1) {
       this.statCounts.clear();
       this.statNames = names;
@@ -173,6 +192,16 @@ export class SearchPlanner {
     return planSearch(spec, this.lookups);
   }
 
+  /** The CamelCase tier's candidates read from these names from now on (a search thread's, once built). */
+  useCamelNames(names: CamelNames): void {
+    this.camel = names;
+  }
+
+  /** Whether the CamelCase tier's candidates from memory are missing or hold too few of the names (as of the last search): new ones are wanted. */
+  get camelStale(): boolean {
+    return !this.camel || this.newestName - this.camel.loaded > CAMEL_TAIL_MAX;
+  }
+
   /**
    * The first `skip` + `take` matches of rank 0 with this fwd of a CamelCase tier, none named past `last` (pageIdsByName),
    * walking the names its first hump allows in name order (firstHumpRanges; the unique index on names.name is in BINARY
@@ -206,7 +235,7 @@ export class SearchPlanner {
 
   /** The tiers in SQLite: synchronous statements, the rows of a tier read as one json_group_array() text. */
   private readonly lookups: TierLookups<TierSql> = {
-    source: (tier, spec) => tierSource(tier, spec, this.stats),
+    source: (tier, spec) => tierSource(tier, spec, this.stats, this.camel && { names: this.camel, newest: this.newestName }),
     wideMax: (tier) => (CHECKED_TIERS.has(tier) ? WIDE_MAX : NARROW_MAX),
     narrow: (source, max) => JSON.parse(this.statements.get(`SELECT json_group_array(json_array(id, fwd, rank, name, file_id, nl, nc)) FROM (SELECT s.id AS id, s.fwd AS fwd, s.rank AS rank, s.name AS name, s.file_id AS file_id, s.nl AS nl, s.nc AS nc FROM ${source.from} WHERE ${source.where} LIMIT ${max + 1})`)
       .pluck().get(source.params) as string) as NarrowRow[],
@@ -450,7 +479,7 @@ function pairsEstimate(pairs: readonly string[], stats: NameStats): number {
  * symbol is listed once, in its best tier. Undefined when the tier cannot apply to the query.
  * Parameters: `name` (the query), `lower` (lower case), `fuzzy` (the humps LIKE pattern), and each tier's own.
  */
-function tierSource(tier: MatchTier, spec: SearchSpec, stats: NameStats): TierSql | undefined {
+function tierSource(tier: MatchTier, spec: SearchSpec, stats: NameStats, camelNames?: CamelSource): TierSql | undefined {
   const q = spec.name;
   const ql = q.toLowerCase();
   const filters = filterSql(spec, spec.qualifier);
@@ -498,6 +527,15 @@ function tierSource(tier: MatchTier, spec: SearchSpec, stats: NameStats): TierSq
         return ` AND instr(n.name_lower, @word${i}) > 0`;
       }).join('')}${camel.replace(/s\./g, 'n.')}`;
       ordered = { first, where, params };
+      // The candidates from memory, and the names added since they were built (few, or they are not taken).
+      const listed = camelNames && camelNames.newest - camelNames.names.loaded <= CAMEL_TAIL_MAX ? camelNames.names.candidates(humps, CAMEL_CANDIDATES_MAX) : undefined;
+      if (listed) {
+        base = {
+          from: `(SELECT value AS id FROM json_each(@camelIds) UNION ALL SELECT id FROM names WHERE id > @camelLoaded) c CROSS JOIN names n ON n.id = c.id ${byName}`,
+          where, params: { camelIds: JSON.stringify(listed), camelLoaded: camelNames!.names.loaded, ...params },
+        };
+        break;
+      }
       // Each hump of the query is inside the name, so names holding a rare trigram of each hump are candidates too:
       // taken when reading them costs less than scanning the first hump's names (`TestPartResult`: 2,311 names hold
       // `sul`, 57 of them `art` too; 7,986 names start with `test`).
