@@ -1,8 +1,10 @@
 /**
  * The CamelCase tier's candidates from memory: every distinct name of an index as its humps' first three characters,
- * grouped by its first hump, so a query's candidates are found by a pass over the names its first hump allows, in a
- * few flat arrays, where SQLite reads them through full-text lists (the pairs of initials, the trigrams of a word) that
- * hold some hundred thousand kernel names for a query like `CT_RSP_ACCEPT` or `DMA_A_INTERRUPT` (50-250 ms a search).
+ * grouped by its first hump, so a query's candidates are found by a pass over the names its first hump allows (or, when
+ * those are many, over the rarest list of names whose first initial comes with a later hump's initial), in a few flat
+ * arrays, where SQLite reads them through full-text lists (the pairs of initials, the trigrams of a word) that hold some
+ * hundred thousand kernel names for a query like `CT_RSP_ACCEPT` or `DMA_A_INTERRUPT` (50-250 ms a search). Before each
+ * name's humps are compared, two masks rule most names out: its initials, and its humps' first two characters hashed.
  *
  * The test is fuzzyMatches' own (a query hump starts a later hump of the name, in order, or a hump that may be initials
  * has each of its letters start one), with each hump of the name cut to its first three characters: a hump that starts
@@ -13,16 +15,16 @@
  *
  * The arrays are SharedArrayBuffers: one thread builds them (camel-worker.ts), every search thread reads them. They are
  * kept in a file beside the index (save, load): a restart reads them in a fraction of a second, where building them reads
- * every name (some 7 s of a core on the kernel's 4 million).
+ * every name (some 6-8 s of a core on the kernel's 4 million; 182 MB).
  */
 import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import type { QueryHump } from './ranking.js';
 
 /** The arrays in the order a saved file holds them, after its header. */
-const ARRAYS = ['ids', 'masks', 'pairs', 'offsets', 'starts', 'codes'] as const;
+const ARRAYS = ['ids', 'masks', 'pairs', 'offsets', 'starts', 'codes', 'lists', 'listStarts'] as const;
 /** A saved file's first bytes; its format's version follows in the header. */
 const MAGIC = 'plumb-camel-names';
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** A saved file's header (JSON, after MAGIC and its length): what it holds, and of which index. */
 interface SavedHeader {
@@ -50,6 +52,14 @@ export interface CamelBuffers {
   codes: SharedArrayBuffer;
   /** Per first-hump code, the first entry with that code or a later one (CODES + 1 offsets). */
   starts: SharedArrayBuffer;
+  /**
+   * The entries whose first hump starts with a letter and a later hump with another (initials' bits, as `masks`), in entry
+   * order, list after list (LISTS of them: first letter's code * 32 + the later one's bit), and where each list starts
+   * (LISTS + 1 offsets): a query whose first hump may be initials reads the rarest of its lists instead of every name
+   * starting with that letter (the kernel's `m`: 498,708 names).
+   */
+  lists: SharedArrayBuffer;
+  listStarts: SharedArrayBuffer;
 }
 
 /** A character's code: a-z (either case) 1-26, 0-9 27-36, 0 for anything else (a separator, as for humpsOf). */
@@ -61,10 +71,16 @@ for (let c = 48; c <= 57; c++) CHAR[c] = c - 21;
 /** A hump's code: its first three characters' codes in base 37 (0 where the hump is shorter), so those starting with a text make one range. */
 const BASE = 37;
 const CODES = BASE * BASE * BASE;
+/** Lists of entries by first letter and a later initial's bit (CamelBuffers.lists). */
+const LISTS = BASE * 32;
+/** A scan this long or shorter reads its entries in order; a longer one, the rarest list of first and later initials if shorter. */
+const SCAN_DIRECT = 4096;
 
 /** A character's bit among a name's initials (BIT[char]). */
 const BIT = Int32Array.from({ length: BASE }, (_, char) => (char === 0 ? 0 : 1 << (char <= 26 ? char - 1 : 26 + ((char - 27) % 6))));
 const bit = (char: number): number => BIT[char];
+/** The first character of a hump's code. */
+const letterOf = (code: number): number => Math.floor(code / (BASE * BASE));
 /** A hump's first two characters (`first * BASE + second`, second 0 for a hump of one) hashed to one of 32 bits (PAIR_BIT[pair]). */
 const PAIR_BIT = Int32Array.from({ length: BASE * BASE }, (_, pair) => 1 << (Math.imul(pair, 0x9e3779b1) >>> 27));
 const pairBit = (pair: number): number => PAIR_BIT[pair];
@@ -156,6 +172,8 @@ export class CamelNames {
   private readonly offsets: Uint32Array;
   private readonly codes: Uint16Array;
   private readonly starts: Uint32Array;
+  private readonly lists: Uint32Array;
+  private readonly listStarts: Uint32Array;
 
   private constructor(readonly buffers: CamelBuffers) {
     this.ids = new Uint32Array(buffers.ids);
@@ -164,6 +182,8 @@ export class CamelNames {
     this.offsets = new Uint32Array(buffers.offsets);
     this.codes = new Uint16Array(buffers.codes);
     this.starts = new Uint32Array(buffers.starts);
+    this.lists = new Uint32Array(buffers.lists);
+    this.listStarts = new Uint32Array(buffers.listStarts);
   }
 
   /** The highest names.id in the arrays. */
@@ -298,7 +318,11 @@ export class CamelNames {
     for (let i = 0, from = 0; i < n; from = ends[i++]) {
       for (let k = from, to = offsets[entryOf[i]]; k < ends[i]; k++, to++) codes[to] = all[k];
     }
-    return new CamelNames({ loaded, ids: sortedIds.buffer as SharedArrayBuffer, masks: sortedMasks.buffer as SharedArrayBuffer, pairs: sortedPairs.buffer as SharedArrayBuffer, offsets: offsets.buffer as SharedArrayBuffer, codes: codes.buffer as SharedArrayBuffer, starts: shared(starts, CODES + 1) });
+    const { lists, listStarts } = pairLists(offsets, codes, n);
+    return new CamelNames({
+      loaded, ids: sortedIds.buffer as SharedArrayBuffer, masks: sortedMasks.buffer as SharedArrayBuffer, pairs: sortedPairs.buffer as SharedArrayBuffer,
+      offsets: offsets.buffer as SharedArrayBuffer, codes: codes.buffer as SharedArrayBuffer, starts: shared(starts, CODES + 1), lists, listStarts,
+    });
   }
 
   /**
@@ -321,23 +345,38 @@ export class CamelNames {
       words.push(word);
       const spelled = hump.initials ? [...hump.text].map((letter) => codeRange(letter)!) : undefined;
       letters.push(spelled);
-      need |= bit(word[0] / (BASE * BASE));
+      need |= bit(letterOf(word[0]));
       wordPairs.push(hump.text.length >= 2 ? pairBit((word[0] / BASE) | 0) : 0);
-      letterMasks.push(spelled ? spelled.reduce((mask, [lo]) => mask | bit(lo / (BASE * BASE)), 0) : -1);
+      letterMasks.push(spelled ? spelled.reduce((mask, [lo]) => mask | bit(letterOf(lo)), 0) : -1);
     }
-    // The first hump of the name starts with the query's, or with its first letter when it may be initials.
+    // The first hump of the name starts with the query's, or with its first letter when it may be initials: the entries from
+    // `first` to `last`, or those of them in the rarest list of the first letter with a later hump's.
     const [lo, hi] = humps[0].initials ? letters[0]![0] : words[0];
-    const { ids, masks, pairs, offsets, codes } = this;
+    const first = this.starts[lo];
+    const last = this.starts[hi + 1];
+    let list: { at: number; end: number } | undefined;
+    if (last - first > SCAN_DIRECT) {
+      const letter = letterOf(lo) * 32;
+      for (const [later] of words.slice(1)) {
+        const index = letter + (Math.clz32(bit(letterOf(later))) ^ 31);
+        const [at, end] = [this.listStarts[index], this.listStarts[index + 1]];
+        if (end - at < (list ? list.end - list.at : last - first)) list = { at, end };
+      }
+    }
+    if (list) list.at = lowerBound(this.lists, list.at, list.end, first);
+    const { ids, masks, pairs, offsets, codes, lists } = this;
     const found: number[] = [];
-    entries: for (let e = this.starts[lo], last = this.starts[hi + 1]; e < last; e++) {
+    for (let i = list ? list.at : first, stop = list ? list.end : last; i < stop; i++) {
+      const e = list ? lists[i] : i;
+      if (e >= last) break;
       const mask = masks[e];
       if ((mask & need) !== need) continue;
       const pair = pairs[e];
-      for (let q = 0; q < wordPairs.length; q++) {
-        if ((pair & wordPairs[q]) !== wordPairs[q] && (mask & letterMasks[q]) !== letterMasks[q]) continue entries;
+      let at = offsets[e];
+      for (let q = 0; q < wordPairs.length && at >= 0; q++) {
+        if ((pair & wordPairs[q]) !== wordPairs[q] && (mask & letterMasks[q]) !== letterMasks[q]) at = -1;
       }
       const end = offsets[e + 1];
-      let at = offsets[e];
       for (let q = 0; q < words.length && at >= 0; q++) at = humpEnd(codes, at, end, words[q], letters[q], q === 0);
       if (at < 0) continue;
       if (found.length === limit) return undefined;
@@ -345,6 +384,38 @@ export class CamelNames {
     }
     return found;
   }
+}
+
+/** The first index from `at` to `end` of a sorted list whose value is `value` or more. */
+function lowerBound(list: Uint32Array, at: number, end: number, value: number): number {
+  while (at < end) {
+    const middle = (at + end) >>> 1;
+    if (list[middle] < value) at = middle + 1;
+    else end = middle;
+  }
+  return at;
+}
+
+/** CamelBuffers.lists and listStarts of the entries (in order): each entry in the list of its first initial with each later one. */
+function pairLists(offsets: Uint32Array, codes: Uint16Array, n: number): { lists: SharedArrayBuffer; listStarts: SharedArrayBuffer } {
+  const later = new Int32Array(n);
+  const counts = new Uint32Array(LISTS + 1);
+  for (let e = 0; e < n; e++) {
+    let mask = 0;
+    for (let k = offsets[e] + 1; k < offsets[e + 1]; k++) mask |= BIT[letterOf(codes[k])];
+    later[e] = mask;
+    const letter = letterOf(codes[offsets[e]]) * 32;
+    for (let bits = mask; bits !== 0; bits &= bits - 1) counts[letter + (Math.clz32(bits & -bits) ^ 31) + 1]++;
+  }
+  for (let i = 1; i <= LISTS; i++) counts[i] += counts[i - 1];
+  const listStarts = new Uint32Array(new SharedArrayBuffer((LISTS + 1) * 4));
+  listStarts.set(counts);
+  const lists = new Uint32Array(new SharedArrayBuffer(counts[LISTS] * 4));
+  for (let e = 0; e < n; e++) {
+    const letter = letterOf(codes[offsets[e]]) * 32;
+    for (let bits = later[e]; bits !== 0; bits &= bits - 1) lists[counts[letter + (Math.clz32(bits & -bits) ^ 31)]++] = e;
+  }
+  return { lists: lists.buffer as SharedArrayBuffer, listStarts: listStarts.buffer as SharedArrayBuffer };
 }
 
 function grow(array: Uint32Array): Uint32Array<ArrayBuffer> {
