@@ -186,6 +186,20 @@ export class CamelNames {
     this.listStarts = new Uint32Array(buffers.listStarts);
   }
 
+  /** Whether the arrays agree with each other (a saved file read back): every offset within what it points into. */
+  private whole(): boolean {
+    const n = this.ids.length;
+    const inOrder = (offsets: Uint32Array, end: number): boolean => {
+      for (let i = 1; i < offsets.length; i++) if (offsets[i] < offsets[i - 1]) return false;
+      return offsets[0] === 0 && offsets[offsets.length - 1] === end;
+    };
+    if (this.masks.length !== n || this.pairs.length !== n || this.offsets.length !== n + 1 || this.starts.length !== CODES + 1 || this.listStarts.length !== LISTS + 1) return false;
+    if (!inOrder(this.offsets, this.codes.length) || !inOrder(this.starts, n) || !inOrder(this.listStarts, this.lists.length)) return false;
+    for (let i = 0; i < this.codes.length; i++) if (this.codes[i] >= CODES) return false;
+    for (let i = 0; i < this.lists.length; i++) if (this.lists[i] >= n) return false;
+    return true;
+  }
+
   /** The highest names.id in the arrays. */
   get loaded(): number {
     return this.buffers.loaded;
@@ -256,7 +270,8 @@ export class CamelNames {
         if (!read(new Uint8Array(buffer))) return undefined;
         buffers[name] = buffer;
       }
-      return new CamelNames(buffers as CamelBuffers);
+      const names = new CamelNames(buffers as CamelBuffers);
+      return names.whole() ? names : undefined;
     } catch {
       // Unreadable or not of this format: built again.
       return undefined;

@@ -4,7 +4,7 @@
  * (fuzzyMatches) accepts is a candidate; a search thread holding them answers exactly as the main thread does, and finds
  * the names written after they were built.
  */
-import { existsSync, readdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { CamelNames } from '../../src/index/camel-names.js';
@@ -88,6 +88,13 @@ t.test('every name CamelCase matching accepts is a candidate, and few others are
   t.equal(read?.loaded, camel.loaded);
   for (const query of queries.slice(0, 50)) t.same(read?.candidates(camelHumps(query), Infinity), camel.candidates(camelHumps(query), Infinity), `${query}: the same candidates`);
   t.equal(CamelNames.load(file, 'index-b'), undefined, 'not the file of another index');
+  const whole = readFileSync(file);
+  const spoiled = Buffer.from(whole);
+  spoiled.writeUInt32LE(0xffffffff, spoiled.length - 4);
+  writeFileSync(file, spoiled);
+  t.equal(CamelNames.load(file, 'index-a'), undefined, 'not a file whose arrays disagree');
+  writeFileSync(file, whole);
+  t.equal(CamelNames.load(file, 'index-a')?.size, camel.size, 'the same file whole again');
   truncateSync(file, statSync(file).size - 1);
   t.equal(CamelNames.load(file, 'index-a'), undefined, 'not a file cut short');
   t.equal(CamelNames.load(`${file}-missing`, 'index-a'), undefined, 'no file');
