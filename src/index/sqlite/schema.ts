@@ -154,8 +154,15 @@ export function openStoreDatabase(file: string): Database.Database {
     db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('version', fingerprint());
   }
   db.exec(MIGRATIONS);
-  // The database's own id, made once: files kept beside it (the CamelCase names in memory, CAMEL_SUFFIX) name it.
-  db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run(INSTANCE_KEY, randomUUID());
+  // The database's own id, made once: files kept beside it (the CamelCase names in memory, CAMEL_SUFFIX) name it. Best effort: another
+  // process holding the write lock (plumb index while plumb serves) leaves it to a later open, and nothing is kept beside it until then.
+  if (db.prepare('SELECT 1 FROM meta WHERE key = ?').get(INSTANCE_KEY) === undefined) {
+    try {
+      db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run(INSTANCE_KEY, randomUUID());
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    }
+  }
   finishLoad(db);
   return db;
 }
