@@ -222,17 +222,18 @@ export class CamelNames {
     lead.write(MAGIC, 'latin1');
     lead.writeUInt32LE(header.length, MAGIC.length);
     const temporary = `${file}.${process.pid}.tmp`;
-    const fd = openSync(temporary, 'w');
     try {
-      for (const piece of [lead, header, ...ARRAYS.map((name) => new Uint8Array(this.buffers[name]))]) {
-        for (let at = 0; at < piece.length;) at += writeSync(fd, piece, at, piece.length - at);
+      const fd = openSync(temporary, 'w');
+      try {
+        for (const piece of [lead, header, ...ARRAYS.map((name) => new Uint8Array(this.buffers[name]))]) {
+          for (let at = 0; at < piece.length;) at += writeSync(fd, piece, at, piece.length - at);
+        }
+      } finally {
+        closeSync(fd);
       }
-    } finally {
-      closeSync(fd);
-    }
-    try {
       renameSync(temporary, file);
     } catch (error) {
+      // A full disk or a folder it may not write: no half file left behind.
       rmSync(temporary, { force: true });
       throw error;
     }

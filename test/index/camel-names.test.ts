@@ -98,6 +98,8 @@ t.test('every name CamelCase matching accepts is a candidate, and few others are
   truncateSync(file, statSync(file).size - 1);
   t.equal(CamelNames.load(file, 'index-a'), undefined, 'not a file cut short');
   t.equal(CamelNames.load(`${file}-missing`, 'index-a'), undefined, 'no file');
+  t.throws(() => camel.save(path.join(path.dirname(file), 'missing', 'index.sqlite-camel'), 'index-a'), 'a folder it cannot write: the save fails');
+  t.same(readdirSync(path.dirname(file)), ['index.sqlite-camel'], 'and leaves nothing behind');
 });
 
 function symbol(name: string, line: number): ExtractedSymbol {
