@@ -18,7 +18,7 @@
  * every name (some 6-8 s of a core on the kernel's 4 million; 182 MB).
  */
 import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
-import type { QueryHump } from './ranking.js';
+import { startsHump, type QueryHump } from './ranking.js';
 
 /** The arrays in the order a saved file holds them, after its header. */
 const ARRAYS = ['ids', 'masks', 'pairs', 'offsets', 'starts', 'codes', 'lists', 'listStarts'] as const;
@@ -44,7 +44,7 @@ export interface CamelBuffers {
   ids: SharedArrayBuffer;
   /** Each entry's hump initials as bits (a-z: bits 0-25, digits folded into 26-31). */
   masks: SharedArrayBuffer;
-  /** Each entry's humps' first two characters, hashed to one of 32 bits each (pairBit). */
+  /** Each entry's humps' first two characters, hashed to one of 32 bits each (PAIR_BIT). */
   pairs: SharedArrayBuffer;
   /** Where each entry's hump codes start in `codes` (one more offset than entries). */
   offsets: SharedArrayBuffer;
@@ -76,23 +76,19 @@ const LISTS = BASE * 32;
 /** A scan this long or shorter reads its entries in order; a longer one, the rarest list of first and later initials if shorter. */
 const SCAN_DIRECT = 4096;
 
-/** A character's bit among a name's initials (BIT[char]). */
+/** A character's bit among a name's initials. */
 const BIT = Int32Array.from({ length: BASE }, (_, char) => (char === 0 ? 0 : 1 << (char <= 26 ? char - 1 : 26 + ((char - 27) % 6))));
-const bit = (char: number): number => BIT[char];
 /** The first character of a hump's code. */
 const letterOf = (code: number): number => Math.floor(code / (BASE * BASE));
-/** A hump's first two characters (`first * BASE + second`, second 0 for a hump of one) hashed to one of 32 bits (PAIR_BIT[pair]). */
+/** A hump's first two characters (`first * BASE + second`, second 0 for a hump of one) hashed to one of 32 bits. */
 const PAIR_BIT = Int32Array.from({ length: BASE * BASE }, (_, pair) => 1 << (Math.imul(pair, 0x9e3779b1) >>> 27));
-const pairBit = (pair: number): number => PAIR_BIT[pair];
-const isLower = (c: number): boolean => c >= 97 && c <= 122;
 
 /** Where humpCodes writes: the codes of every name read so far, and the last name's initials and pairs. */
 const scratch = { codes: new Uint16Array(0), mask: 0, pairs: 0 };
 
 /**
- * A name's hump codes written to scratch.codes from `at` (growing it as needed), with the same hump starts as humpsOf and
- * humpSegments: after any separator, a capital after a lower-case letter or a digit, the last capital of a run followed
- * by a lower-case letter. Returns the codes' end; scratch.mask and scratch.pairs hold the name's initials and pairs.
+ * A name's hump codes written to scratch.codes from `at` (growing it as needed), its humps where humpSegments cuts them
+ * (startsHump). Returns the codes' end; scratch.mask and scratch.pairs hold the name's initials and pairs.
  */
 function humpCodes(name: string, at: number): number {
   let mask = 0;
@@ -109,7 +105,8 @@ function humpCodes(name: string, at: number): number {
       previous = -1;
       continue;
     }
-    if (previous < 0 || (c <= 90 && c >= 65 && (previous >= 97 || previous <= 57 || (i + 1 < n && isLower(name.charCodeAt(i + 1)))))) {
+    // After a letter or digit, only a capital may start a hump: startsHump is asked only then.
+    if (previous < 0 || (c <= 90 && c >= 65 && startsHump(name, i))) {
       if (length > 0) {
         if (at === scratch.codes.length) grow16();
         scratch.codes[at++] = code;
@@ -157,12 +154,6 @@ function codeRange(text: string): [number, number] | undefined {
     lo += char * span;
   }
   return [lo, lo + span - 1];
-}
-
-function shared(array: Uint16Array | Uint32Array, length: number): SharedArrayBuffer {
-  const buffer = new SharedArrayBuffer(length * array.BYTES_PER_ELEMENT);
-  new (array.constructor as Uint32ArrayConstructor)(buffer).set(array.subarray(0, length));
-  return buffer;
 }
 
 export class CamelNames {
@@ -311,7 +302,7 @@ export class CamelNames {
     // Ordered by the first hump's code (a counting sort): the names a query's first hump allows are one run of entries.
     const all = scratch.codes;
     scratch.codes = new Uint16Array(0);
-    const starts = new Uint32Array(CODES + 1);
+    const starts = new Uint32Array(new SharedArrayBuffer((CODES + 1) * 4));
     for (let i = 0, from = 0; i < n; from = ends[i++]) starts[all[from] + 1]++;
     for (let c = 1; c <= CODES; c++) starts[c] += starts[c - 1];
     const sortedIds = new Uint32Array(new SharedArrayBuffer(n * 4));
@@ -337,7 +328,7 @@ export class CamelNames {
     const { lists, listStarts } = pairLists(offsets, codes, n);
     return new CamelNames({
       loaded, ids: sortedIds.buffer as SharedArrayBuffer, masks: sortedMasks.buffer as SharedArrayBuffer, pairs: sortedPairs.buffer as SharedArrayBuffer,
-      offsets: offsets.buffer as SharedArrayBuffer, codes: codes.buffer as SharedArrayBuffer, starts: shared(starts, CODES + 1), lists, listStarts,
+      offsets: offsets.buffer as SharedArrayBuffer, codes: codes.buffer as SharedArrayBuffer, starts: starts.buffer as SharedArrayBuffer, lists, listStarts,
     });
   }
 
@@ -361,9 +352,9 @@ export class CamelNames {
       words.push(word);
       const spelled = hump.initials ? [...hump.text].map((letter) => codeRange(letter)!) : undefined;
       letters.push(spelled);
-      need |= bit(letterOf(word[0]));
-      wordPairs.push(hump.text.length >= 2 ? pairBit((word[0] / BASE) | 0) : 0);
-      letterMasks.push(spelled ? spelled.reduce((mask, [lo]) => mask | bit(letterOf(lo)), 0) : -1);
+      need |= BIT[letterOf(word[0])];
+      wordPairs.push(hump.text.length >= 2 ? PAIR_BIT[(word[0] / BASE) | 0] : 0);
+      letterMasks.push(spelled ? spelled.reduce((mask, [lo]) => mask | BIT[letterOf(lo)], 0) : -1);
     }
     // The first hump of the name starts with the query's, or with its first letter when it may be initials: the entries from
     // `first` to `last`, or those of them in the rarest list of the first letter with a later hump's.
@@ -374,7 +365,7 @@ export class CamelNames {
     if (last - first > SCAN_DIRECT) {
       const letter = letterOf(lo) * 32;
       for (const [later] of words.slice(1)) {
-        const index = letter + (Math.clz32(bit(letterOf(later))) ^ 31);
+        const index = letter + (Math.clz32(BIT[letterOf(later)]) ^ 31);
         const [at, end] = [this.listStarts[index], this.listStarts[index + 1]];
         if (end - at < (list ? list.end - list.at : last - first)) list = { at, end };
       }

@@ -47,7 +47,7 @@ const LOWER_CHAR = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c >
  * Whether the letter or digit at `i` starts a hump: after the start or any separator, a capital after a lower-case
  * letter or a digit, and the last capital of a run when a lower-case letter follows (`HTTPServer` → `HTTP`, `Server`).
  */
-function startsHump(name: string, i: number): boolean {
+export function startsHump(name: string, i: number): boolean {
   const previous = i > 0 ? name.charCodeAt(i - 1) : -1;
   if (previous < 0 || !isAlnumCode(previous)) return true;
   if (!isUpperCode(name.charCodeAt(i))) return false;

@@ -56,12 +56,6 @@ interface NameStats {
 export const CAMEL_TAIL_MAX = 20_000;
 const CAMEL_CANDIDATES_MAX = 100_000;
 
-interface CamelSource {
-  names: CamelNames;
-  /** The highest names.id now. */
-  newest: number;
-}
-
 /**
  * The matches of a CamelCase, substring or signature tier the page reaches, read at once (TierLookups.wideMax): each further
  * pass over such a tier (its counts, then its page in ORDER_IN_TIER) checks its candidates again, where sorting its matches
@@ -235,7 +229,7 @@ export class SearchPlanner {
 
   /** The tiers in SQLite: synchronous statements, the rows of a tier read as one json_group_array() text. */
   private readonly lookups: TierLookups<TierSql> = {
-    source: (tier, spec) => tierSource(tier, spec, this.stats, this.camel && { names: this.camel, newest: this.newestName }),
+    source: (tier, spec) => tierSource(tier, spec, this.stats, this.camelStale ? undefined : this.camel),
     wideMax: (tier) => (CHECKED_TIERS.has(tier) ? WIDE_MAX : NARROW_MAX),
     narrow: (source, max) => JSON.parse(this.statements.get(`SELECT json_group_array(json_array(id, fwd, rank, name, file_id, nl, nc)) FROM (SELECT s.id AS id, s.fwd AS fwd, s.rank AS rank, s.name AS name, s.file_id AS file_id, s.nl AS nl, s.nc AS nc FROM ${source.from} WHERE ${source.where} LIMIT ${max + 1})`)
       .pluck().get(source.params) as string) as NarrowRow[],
@@ -479,7 +473,7 @@ function pairsEstimate(pairs: readonly string[], stats: NameStats): number {
  * symbol is listed once, in its best tier. Undefined when the tier cannot apply to the query.
  * Parameters: `name` (the query), `lower` (lower case), `fuzzy` (the humps LIKE pattern), and each tier's own.
  */
-function tierSource(tier: MatchTier, spec: SearchSpec, stats: NameStats, camelNames?: CamelSource): TierSql | undefined {
+function tierSource(tier: MatchTier, spec: SearchSpec, stats: NameStats, camelNames?: CamelNames): TierSql | undefined {
   const q = spec.name;
   const ql = q.toLowerCase();
   const filters = filterSql(spec, spec.qualifier);
@@ -527,12 +521,12 @@ function tierSource(tier: MatchTier, spec: SearchSpec, stats: NameStats, camelNa
         return ` AND instr(n.name_lower, @word${i}) > 0`;
       }).join('')}${camel.replace(/s\./g, 'n.')}`;
       ordered = { first, where, params };
-      // The candidates from memory, and the names added since they were built (few, or they are not taken).
-      const listed = camelNames && camelNames.newest - camelNames.names.loaded <= CAMEL_TAIL_MAX ? camelNames.names.candidates(humps, CAMEL_CANDIDATES_MAX) : undefined;
+      // The candidates from memory, and the names added since they were built (given only while those are few: camelStale).
+      const listed = camelNames?.candidates(humps, CAMEL_CANDIDATES_MAX);
       if (listed) {
         base = {
           from: `(SELECT value AS id FROM json_each(@camelIds) UNION ALL SELECT id FROM names WHERE id > @camelLoaded) c CROSS JOIN names n ON n.id = c.id ${byName}`,
-          where, params: { camelIds: JSON.stringify(listed), camelLoaded: camelNames!.names.loaded, ...params },
+          where, params: { camelIds: JSON.stringify(listed), camelLoaded: camelNames!.loaded, ...params },
         };
         break;
       }
