@@ -9,7 +9,7 @@
  *   - the same right after a restart with the index file dropped from the page cache (`dd iflag=nocache`): the
  *     first N names;
  *   - 16 clients asking never-repeated names (autocannon), rare and common: req/s, latency, errors, and /health's
- *     latency asked meanwhile once every 20 ms (how long a search holds up a cheap request).
+ *     latency asked meanwhile once every 20 ms from a thread of its own (how long a search holds up a cheap request).
  * It prints a digest of the answers it was given one at a time (elapsedMs aside): the same digest before and after
  * a change of the search code says the answers did not change.
  * The other operations on the kernel (declaration, members, inheritors, hierarchy, statements, usages' fallback)
@@ -22,6 +22,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import { BENCH_CACHE, kernelIndex, kernelNames, kernelRoot } from './kernel-names.js';
 import { markdownTable, option, percentile, processCpuMs } from './measure.js';
@@ -132,19 +133,35 @@ const row = (label: string, times: { server: number[]; client: number[]; cpuMs: 
   rows.push([label, `${ms(percentile(times.server, 50))} / ${ms(percentile(times.server, 99))}`, `${ms(percentile(times.client, 50))} / ${ms(percentile(times.client, 99))}`, `${ms(times.cpuMs)} (${ms(times.mainMs)})`, target, load()]);
 };
 
-/** 16 clients over distinct paths, with /health asked once every 20 ms meanwhile. */
+/**
+ * /health asked once every 20 ms from a thread of its own until told to stop, then its latencies. Not from this
+ * thread: autocannon's 16 clients keep its event loop busy, and a probe waiting for it measured the bench, not the
+ * server (maxima of 700-800 ms in some runs).
+ */
+const PROBER = `
+const { parentPort, workerData } = require('node:worker_threads');
+let running = true;
+const times = [];
+parentPort.once('message', () => { running = false; });
+(async () => {
+  while (running) {
+    const t0 = performance.now();
+    await (await fetch(workerData.url + '/health')).arrayBuffer();
+    times.push(performance.now() - t0);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  parentPort.postMessage(times);
+})();
+`;
+
+/** 16 clients over distinct paths, with /health asked once every 20 ms meanwhile (PROBER). */
 async function burst(label: string, paths: string[], target: string): Promise<void> {
   let next = 0;
-  let running = true;
-  const health: number[] = [];
-  const prober = (async () => {
-    while (running) {
-      const t0 = performance.now();
-      await (await fetch(`${server?.url}/health`)).arrayBuffer();
-      health.push(performance.now() - t0);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  })();
+  const probe = new Worker(PROBER, { eval: true, workerData: { url: server?.url } });
+  const probed = new Promise<number[]>((resolve, reject) => {
+    probe.once('message', resolve);
+    probe.once('error', reject);
+  });
   const cpu0 = processCpuMs(server?.child.pid ?? 0);
   const main0 = mainThreadCpuMs(server?.child.pid ?? 0);
   const result = await autocannon({
@@ -155,8 +172,9 @@ async function burst(label: string, paths: string[], target: string): Promise<vo
   });
   const cpuMs = (processCpuMs(server?.child.pid ?? 0) - cpu0) / Math.max(1, result.requests.total);
   const mainMs = (mainThreadCpuMs(server?.child.pid ?? 0) - main0) / Math.max(1, result.requests.total);
-  running = false;
-  await prober;
+  probe.postMessage('stop');
+  const health = await probed;
+  await probe.terminate();
   const errors = result.non2xx + result.errors + result.timeouts;
   const repeated = next > paths.length ? ` (${count(next - paths.length)} repeats)` : '';
   bursts.push([label, count(result.requests.average), `${errors}${repeated}`, `${result.latency.p50} ms / ${result.latency.p99} ms`, `${ms(cpuMs)} (${ms(mainMs)})`,
