@@ -314,6 +314,31 @@ function declaresItself(tag: Tag): boolean {
 
 const escape = (name: string): string => name.replace(/[$^*+?.()|[\]{}\\]/g, '\\$&');
 
+/**
+ * Whether two `(` follow the first `name` in the line: what a pattern of the name, a parenthesized list and another `(`
+ * needs (any later `name` has fewer after it), checked before such a pattern is made for every tag of a large tree.
+ */
+function twoParensAfter(line: string, name: string): boolean {
+  const at = line.indexOf(name);
+  if (at < 0) return false;
+  const open = line.indexOf('(', at + name.length);
+  return open >= 0 && line.indexOf('(', open + 1) >= 0;
+}
+
+/**
+ * What a file's lines hold anywhere, read once per file (the rules below ask for every tag): an assembler `.macro`, the word
+ * `requires` (in the text, or in a line's code once a comment that split the word is cut).
+ */
+const fileFacts = new WeakMap<string[], { assemblerMacros: boolean; requires: boolean }>();
+function factsOf(lines: string[]): { assemblerMacros: boolean; requires: boolean } {
+  let facts = fileFacts.get(lines);
+  if (!facts) {
+    facts = { assemblerMacros: lines.some((line) => /^\s*\.macro\b/.test(line)), requires: lines.some((line) => line.includes('requires') || (line.includes('*/') && codeOf(line).includes('requires'))) };
+    fileFacts.set(lines, facts);
+  }
+  return facts;
+}
+
 /** Where `name` stands as a whole word followed by `(` in the line; -1 when it does not. */
 function nameAt(line: string, name: string): number {
   return line.search(new RegExp(`(?<![\\w$])${escape(name)}\\s*\\(`));
@@ -370,7 +395,7 @@ export const CTAGS_MISREADS: readonly Misread[] = [
     name: 'macro-built-name',
     why: 'A function whose name a macro builds (`static int IPSET_TOKEN(MTYPE, _kadt)(struct ip_set *set, ...)`) has no name in the text; '
       + 'ctags names it after the macro.',
-    matches: ({ tag, lines }) => (tag.kind === 'function' || tag.kind === 'prototype')
+    matches: ({ tag, lines }) => (tag.kind === 'function' || tag.kind === 'prototype') && twoParensAfter(lines[tag.line - 1] ?? '', tag.name)
       && new RegExp(`(?<![\\w$])${escape(tag.name)}\\s*\\([^()]*\\)\\s*\\(`).test(lines[tag.line - 1] ?? ''),
   },
   {
@@ -409,7 +434,7 @@ export const CTAGS_MISREADS: readonly Misread[] = [
     why: 'A macro standing for the return type (`PyAPI_FUNC(int) PySys_SetObject(const char *, PyObject *);`) is read as the function: '
       + 'the name follows it on its line.',
     matches: ({ tag, lines }) => {
-      if (tag.kind !== 'function' && tag.kind !== 'prototype') return false;
+      if ((tag.kind !== 'function' && tag.kind !== 'prototype') || !twoParensAfter(lines[tag.line - 1] ?? '', tag.name)) return false;
       // The macro's argument is one type (`int`, `PyObject *`, `const char *`), not a parameter list.
       const next = new RegExp(`(?<![\\w$])${escape(tag.name)}\\s*\\(\\s*((?:const\\s+|struct\\s+|unsigned\\s+|signed\\s+)*\\w+(?:\\s*\\*)*)\\s*\\)\\s*[*&]*\\s*([A-Za-z_]\\w*)\\s*\\(`)
         .exec(lines[tag.line - 1] ?? '');
@@ -481,7 +506,7 @@ export const CTAGS_MISREADS: readonly Misread[] = [
     name: 'initialized-wrapper-as-prototype',
     why: 'A macro around a variable\'s name (`int __bootdata(is_full_image) = 1;`) is read as a prototype named after the macro: what it '
       + 'declares is initialized with `=`, which no function is (a pure virtual\'s `= 0`, `= delete` and `= default` aside).',
-    matches: ({ tag, lines }) => (tag.kind === 'function' || tag.kind === 'prototype')
+    matches: ({ tag, lines }) => (tag.kind === 'function' || tag.kind === 'prototype') && (lines[tag.line - 1] ?? '').includes('=')
       && new RegExp(`\\w[\\s*]+${escape(tag.name)}\\s*\\(\\s*[A-Za-z_]\\w*\\s*\\)\\s*=(?!=)(?!\\s*(?:0\\s*;|delete\\b|default\\b))`).test(codeOf(lines[tag.line - 1] ?? '')),
   },
   {
@@ -544,7 +569,7 @@ export const CTAGS_MISREADS: readonly Misread[] = [
     why: 'Assembler in a header (arch/arc/include/asm/entry-arcv2.h\'s `.macro __SAVE_REGFILE_SOFT` ... `.endm`, for `__ASSEMBLY__`) is read '
       + 'as C: its `;` comments (`ST2 gp, fp, PT_r26 ; gp (r26), fp (r27)`) give prototypes. Between `.macro` and `.endm` nothing is C.',
     matches: ({ tag, lines }) => {
-      if (tag.kind !== 'function' && tag.kind !== 'prototype') return false;
+      if ((tag.kind !== 'function' && tag.kind !== 'prototype') || !factsOf(lines).assemblerMacros) return false;
       for (let i = tag.line - 2; i >= 0 && i >= tag.line - 400; i--) {
         const code = lines[i].trim();
         if (/^\.endm\b/.test(code)) return false;
@@ -589,7 +614,7 @@ export const CTAGS_MISREADS: readonly Misread[] = [
     name: 'requirement-as-prototype',
     why: 'A simple requirement of a C++20 requires-expression (`requires(_Tp& __t) { ranges::begin(__t); }`, `__b.resize(__s);`) is read as a '
       + 'prototype: inside a requires-expression\'s braces every statement is an expression to check, none a declaration.',
-    matches: ({ tag, lines }) => (tag.kind === 'function' || tag.kind === 'prototype') && insideRequiresBody(lines, tag),
+    matches: ({ tag, lines }) => (tag.kind === 'function' || tag.kind === 'prototype') && factsOf(lines).requires && insideRequiresBody(lines, tag),
   },
   {
     name: 'template-argument-as-enumerator',
