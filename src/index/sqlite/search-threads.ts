@@ -172,7 +172,10 @@ export class SearchThreads {
 }
 
 /**
- * Reads a file start to end in 4 MB pieces and ends: warmPageCache's thread (plain JavaScript, so no loader is needed).
+ * Reads a file end to start in 4 MB pieces and ends: warmPageCache's thread (plain JavaScript, so no loader is needed).
+ * From the end: a first build makes the indexes and full-text tables searches read after the symbols' rows (on the
+ * kernel, from 58% of the file on), so those come into the cache first. On the kernel with the page cache dropped, the
+ * first 300 searches after a restart, 3 rounds each way: p99 445 / 498 / 387 -> 243 / 173 / 147 ms, p50 the same.
  * Synchronous reads in a thread of its own keep nothing waiting on the event loop, and the thread, unreferenced, does not
  * keep the process alive.
  */
@@ -194,7 +197,10 @@ try {
   }
   const cached = slow <= 2;
   const buffer = Buffer.allocUnsafe(4 * 1024 * 1024);
-  for (let at = 0; at < size && !cached; at += buffer.length) readSync(fd, buffer, 0, buffer.length, at);
+  for (let end = size; end > 0 && !cached; end -= buffer.length) {
+    const at = Math.max(0, end - buffer.length);
+    readSync(fd, buffer, 0, end - at, at);
+  }
 } finally {
   closeSync(fd);
 }`;
